@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The counter reads (rdtsc, lfence;rdtsc, rdtscp) and the CPU-feature probe that chooses among them. */
+#ifndef FR_COUNTER_H
+#define FR_COUNTER_H
+
+#include <stdint.h>
+
+enum fr_counter_mode { FR_CTR_RDTSCP = 0, FR_CTR_LFENCE = 1, FR_CTR_RDTSC = 2 };
+
+static inline __attribute__((always_inline)) uint64_t fr_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* lfence waits for every earlier instruction, so the counter is read after the loads before it. */
+static inline __attribute__((always_inline)) uint64_t fr_rdtsc_lfence(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Never reached unless the probe saw RDTSCP: on a CPU without it this raises SIGILL. */
+static inline __attribute__((always_inline)) uint64_t fr_rdtscp(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The CPU features the library asks about. */
+struct fr_cpu_features {
+	int rdtscp;        /* CPUID 0x80000001 EDX bit 27 */
+	int invariant_tsc; /* CPUID 0x80000007 EDX bit 8 */
+};
+
+/* Replaceable probe: the real one runs CPUID; tests install a fake to reach every branch. */
+typedef void (*fr_cpu_probe_fn)(struct fr_cpu_features *out);
+extern fr_cpu_probe_fn fr_cpu_probe;
+void fr_cpu_probe_cpuid(struct fr_cpu_features *out);
+
+const char *fr_counter_name(enum fr_counter_mode mode);
+
+#endif

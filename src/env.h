@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* The FASTRAW_* environment variables, read from an environment block without getenv. */
+#ifndef FR_ENV_H
+#define FR_ENV_H
+
+#include "counter.h"
+
+#define FR_ENV_MAX_WARN 4
+
+/* A variable whose value was not understood; the default was used. */
+struct fr_env_warning {
+	const char *name;     /* "FASTRAW_TSC" */
+	const char *value;    /* points into the environment block */
+	const char *accepted; /* "rdtscp, lfence, rdtsc" */
+};
+
+struct fr_env {
+	int tsc_set;                  /* FASTRAW_TSC named a counter */
+	enum fr_counter_mode tsc;     /* valid when tsc_set */
+	int disable;                  /* FASTRAW_DISABLE=1 */
+	int debug;                    /* FASTRAW_DEBUG=1 */
+	int nwarn;
+	struct fr_env_warning warn[FR_ENV_MAX_WARN];
+};
+
+/* Parses envp (may be NULL). An empty value counts as unset. */
+void fr_env_parse(char *const *envp, struct fr_env *out);
+
+#endif

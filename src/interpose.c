@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* The exported symbols: clock_gettime and __clock_gettime, with RAW on the fast path. */
+#include <errno.h>
+#include <time.h>
+
+#include "rawmath.h"
+#include "runtime.h"
+
+#define FR_EXPORT __attribute__((visibility("default")))
+
+/* The one place a pass-through result becomes libc's convention: -1 and errno. */
+static int finish(int ret)
+{
+	if (__builtin_expect(ret == 0, 1))
+		return 0;
+	errno = -ret;
+	return -1;
+}
+
+static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *ts)
+{
+	if (!ts) {
+		/* The vDSO would write through NULL; the kernel answers EFAULT (or EINVAL for a bad id). */
+		if (clk == CLOCK_MONOTONIC_RAW)
+			return finish(-EFAULT);
+		return finish(fr_sys_clock_gettime(clk, ts));
+	}
+	return finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+}
+
+/*
+ * The body has its own name: <time.h> declares clock_gettime's timespec nonnull, which would
+ * let the compiler drop the NULL check. The exported names are aliases of it.
+ */
+static int fr_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	if (__builtin_expect(clk == CLOCK_MONOTONIC_RAW && ts != NULL, 1) &&
+	    __builtin_expect(__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts) == FR_OK, 1))
+		return 0;
+	return slow_path(clk, ts);
+}
+
+FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
+FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
+
+static void __attribute__((constructor)) fr_ctor(void)
+{
+	fr_init();
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/* Reads the [vvar], [vvar_vclock] and [vdso] lines of /proc/self/maps into addresses. */
+#define _GNU_SOURCE
+#include "maps.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static uintptr_t parse_hex(const char *s, const char *end)
+{
+	uintptr_t v = 0;
+
+	for (; s < end; s++) {
+		char c = *s;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (uintptr_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (uintptr_t)(c - 'a' + 10);
+		else
+			break;
+	}
+	return v;
+}
+
+static int line_ends_with(const char *line, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\n'))
+		len--;
+	return len >= n + 1 && memcmp(line + len - n, name, n) == 0 && line[len - n - 1] == ' ';
+}
+
+static void parse_line(const char *line, size_t len, struct fr_maps *out)
+{
+	uintptr_t start;
+
+	if (!len || !memchr(line, '[', len))
+		return;
+	start = parse_hex(line, line + len);
+	if (line_ends_with(line, len, "[vvar]"))
+		out->vvar = start;
+	else if (line_ends_with(line, len, "[vvar_vclock]"))
+		out->vvar_vclock = start;
+	else if (line_ends_with(line, len, "[vdso]"))
+		out->vdso = start;
+}
+
+void fr_maps_parse(const char *text, size_t len, struct fr_maps *out)
+{
+	const char *end = text + len;
+
+	memset(out, 0, sizeof(*out));
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *stop = nl ? nl : end;
+
+		parse_line(text, (size_t)(stop - text), out);
+		text = nl ? nl + 1 : end;
+	}
+}
+
+/* Adds what a run of whole lines names to out. */
+static void merge(struct fr_maps *out, const char *text, size_t len)
+{
+	struct fr_maps part;
+
+	fr_maps_parse(text, len, &part);
+	if (part.vvar)
+		out->vvar = part.vvar;
+	if (part.vvar_vclock)
+		out->vvar_vclock = part.vvar_vclock;
+	if (part.vdso)
+		out->vdso = part.vdso;
+}
+
+int fr_maps_read(struct fr_maps *out)
+{
+	char buf[2048];
+	size_t have = 0;
+	int saved = errno, fd, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		errno = saved;
+		return -1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - have);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -1 : 0;
+			merge(out, buf, have);
+			break;
+		}
+		have += (size_t)n;
+		nl = memrchr(buf, '\n', have);
+		if (!nl) {
+			/* A line longer than the buffer: no special mapping has one, drop it. */
+			have = 0;
+			continue;
+		}
+		merge(out, buf, (size_t)(nl - buf) + 1);
+		have -= (size_t)(nl - buf) + 1;
+		memmove(buf, nl + 1, have);
+	}
+	close(fd);
+	errno = saved;
+	return rc;
+}

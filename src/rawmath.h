@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* Pure conversion math: counter value to CLOCK_MONOTONIC_RAW, by the x86 vDSO rules of each kernel era. */
+#ifndef FR_RAWMATH_H
+#define FR_RAWMATH_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define FR_NSEC_PER_SEC 1000000000ULL
+#define FR_S64_MAX 0x7fffffffffffffffULL
+#define FR_BIT62 (1ULL << 62)
+
+/* Status of a computation: done, or "let the real vDSO answer this call". */
+enum { FR_OK = 0, FR_PASS = 1 };
+
+/*
+ * How the vDSO turns (cycles - cycle_last) into nanoseconds; the rules changed twice.
+ * FR_RULES_5_3:  5.3-6.4, arch/x86 vdso_calc_delta with "cycles > last".
+ * FR_RULES_6_5:  6.5-6.9, commit 77750f78b0b3: bit 62 of the delta marks negative motion.
+ * FR_RULES_6_10: 6.10+, commit 7e90ffb716d2: max_cycles and a 128-bit slow path.
+ */
+enum fr_rules { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_6_10 };
+
+/* The values of one clock entry that one reading uses, taken inside one seqcount window. */
+struct fr_raw_vals {
+	uint64_t cycle_last;
+	uint64_t max_cycles; /* only read under FR_RULES_6_10 */
+	uint32_t mult;
+	uint32_t shift;
+	uint64_t base_sec;
+	uint64_t base_nsec; /* already shifted left by shift */
+};
+
+/* The clocksource read must not have bit 63 set: the vDSO's "invalid" marker sends it to the syscall. */
+static inline int fr_cycles_ok(uint64_t cycles)
+{
+	return (int64_t)cycles >= 0;
+}
+
+/* Nanoseconds since base_sec, unnormalised, exactly as the era's vDSO computes them. */
+static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const struct fr_raw_vals *v)
+{
+	uint64_t delta;
+
+	switch (rules) {
+	case FR_RULES_5_3:
+		/* The generic code's "& mask" went before 5.3 was released (commit 9d90b93bf325). */
+		if (cycles > v->cycle_last)
+			return (v->base_nsec + (cycles - v->cycle_last) * v->mult) >> v->shift;
+		return v->base_nsec >> v->shift;
+	case FR_RULES_6_5:
+		delta = (cycles - v->cycle_last) & FR_S64_MAX;
+		if (delta & FR_BIT62)
+			return v->base_nsec >> v->shift;
+		return (v->base_nsec + delta * v->mult) >> v->shift;
+	case FR_RULES_6_10:
+	default:
+		delta = cycles - v->cycle_last;
+		if (__builtin_expect(delta > v->max_cycles, 0)) {
+			unsigned __int128 wide;
+
+			if (delta & FR_BIT62)
+				return v->base_nsec >> v->shift;
+			wide = (unsigned __int128)(delta & FR_S64_MAX) * v->mult + v->base_nsec;
+			return (uint64_t)(wide >> v->shift);
+		}
+		return (delta * v->mult + v->base_nsec) >> v->shift;
+	}
+}
+
+/*
+ * sec + ns split into a timespec. The kernel subtracts 1e9 in a loop; a division gives the
+ * same result and stays fast for the huge values a long pause can produce.
+ */
+static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
+{
+	if (__builtin_expect(ns < FR_NSEC_PER_SEC, 1)) {
+		/* Nothing to carry. */
+	} else if (ns < 2 * FR_NSEC_PER_SEC) {
+		ns -= FR_NSEC_PER_SEC;
+		sec++;
+	} else {
+		sec += ns / FR_NSEC_PER_SEC;
+		ns %= FR_NSEC_PER_SEC;
+	}
+	ts->tv_sec = (time_t)sec;
+	ts->tv_nsec = (long)ns;
+}
+
+/* struct pvclock_vcpu_time_info (arch/x86/include/asm/pvclock-abi.h), the values one reading uses. */
+struct fr_pvclock_vals {
+	uint64_t tsc_timestamp;
+	uint64_t system_time;
+	uint32_t mul;
+	int8_t shift;
+};
+
+/*
+ * kvmclock nanoseconds for one TSC value. Returns FR_PASS when the TSC is below tsc_timestamp:
+ * mainline lets the unsigned delta wrap there while some vendor kernels clamp it to zero, so
+ * only the running kernel's own code can answer exactly.
+ */
+static inline int fr_pvclock_cycles(const struct fr_pvclock_vals *p, uint64_t tsc, uint64_t *out)
+{
+	uint64_t delta = tsc - p->tsc_timestamp;
+
+	if (__builtin_expect((int64_t)delta < 0, 0))
+		return FR_PASS;
+	if (p->shift < 0)
+		delta >>= -p->shift;
+	else
+		delta <<= p->shift;
+	*out = p->system_time + (uint64_t)(((unsigned __int128)delta * p->mul) >> 32);
+	return FR_OK;
+}
+
+#endif

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/* Lazy, lock-free initialisation: find the pages, choose the counter, self-test, publish. */
+#include "runtime.h"
+
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "fastpath.h"
+#include "log.h"
+#include "maps.h"
+#include "vdso_elf.h"
+
+extern char **environ;
+
+int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(228L /* SYS_clock_gettime */), "D"((long)clk), "S"(ts)
+			 : "rcx", "r11", "memory");
+	return (int)ret;
+}
+
+static int raw_pass(struct timespec *ts)
+{
+	return FR_PASS;
+}
+
+/* The real vDSO function, or the system call where the process has no vDSO (valgrind). */
+static fr_real_fn resolve_real(void)
+{
+	struct fr_maps maps;
+	const void *base = NULL;
+	fr_real_fn f;
+
+	/* A moved vDSO (mremap, CRIU) leaves AT_SYSINFO_EHDR stale: trust the maps first. */
+	if (fr_maps_read(&maps) == 0)
+		base = (const void *)maps.vdso;
+	else
+		base = fr_vdso_base();
+	f = (fr_real_fn)fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6");
+	return f ? f : fr_sys_clock_gettime;
+}
+
+static int real_init(clockid_t clk, struct timespec *ts)
+{
+	fr_real_fn f = resolve_real(), expected = real_init;
+
+	__atomic_compare_exchange_n(&fr_real, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f(clk, ts);
+}
+
+static int raw_init(struct timespec *ts)
+{
+	fr_raw_fn f;
+
+	fr_init();
+	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
+	return f == raw_init ? FR_PASS : f(ts);
+}
+
+fr_raw_fn fr_raw = raw_init;
+fr_real_fn fr_real = real_init;
+
+/* Everything initialisation decides, computed on the caller's stack. */
+struct plan {
+	struct fr_env env;
+	struct fr_cpu_features cpu;
+	struct fr_kdata kd;
+	struct fr_status st;
+	int rdtscp_missing;
+	struct utsname uts;
+};
+
+static void choose_counter(struct plan *p)
+{
+	fr_cpu_probe(&p->cpu);
+	p->st.counter = p->cpu.rdtscp ? FR_CTR_RDTSCP : FR_CTR_LFENCE;
+	if (!p->env.tsc_set)
+		return;
+	if (p->env.tsc == FR_CTR_RDTSCP && !p->cpu.rdtscp)
+		p->rdtscp_missing = 1;
+	else
+		p->st.counter = p->env.tsc;
+}
+
+/* Finds the pages of the era; NULL, or why the fast path cannot be used. */
+static const char *locate(struct plan *p)
+{
+	const struct fr_layout *lay;
+	struct fr_maps maps;
+	const char *why;
+	uintptr_t vvar, vdso;
+
+	if (uname(&p->uts) != 0)
+		return "uname failed";
+	p->st.release = p->uts.release;
+	lay = fr_layout_for_release(p->uts.release, &why);
+	if (!lay)
+		return why;
+	p->st.era = lay->name;
+	if (fr_maps_read(&maps) == 0) {
+		if (!maps.vdso || !maps.vvar)
+			return "no [vdso] or [vvar] mapping";
+		vdso = maps.vdso;
+		vvar = maps.vvar;
+		if (vdso - vvar != (uintptr_t)lay->pages_below * FR_PAGE_SIZE)
+			return "[vvar] is not where this kernel era puts it";
+		p->kd.vclock = (const volatile uint8_t *)(maps.vvar_vclock ? maps.vvar_vclock
+						       : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE);
+	} else {
+		vdso = (uintptr_t)fr_vdso_base();
+		if (!vdso)
+			return "no vDSO in this process";
+		vvar = vdso - (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
+		p->kd.vclock = (const volatile uint8_t *)(vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE);
+	}
+	p->kd.lay = lay;
+	p->kd.vvar = (const volatile uint8_t *)vvar;
+	why = fr_kdata_check(&p->kd);
+	if (why)
+		return why;
+	p->st.mode = fr_kdata_mode(&p->kd);
+	return NULL;
+}
+
+static int ts_le(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
+}
+
+/* Interleaved calls with the real vDSO: real <= ours <= real every time, and some served by us. */
+static const char *self_test(struct plan *p, fr_real_fn real)
+{
+	fr_counter_fn ctr = fr_counter_for(p->st.counter);
+	int served = 0;
+
+	if (real == fr_sys_clock_gettime)
+		return "no vDSO to check against";
+	for (int i = 0; i < 64; i++) {
+		struct timespec a, m, b;
+
+		if (real(CLOCK_MONOTONIC_RAW, &a) != 0)
+			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
+		if (fr_raw_read_with(&p->kd, ctr, &m) != FR_OK) {
+			continue;
+		}
+		if (real(CLOCK_MONOTONIC_RAW, &b) != 0)
+			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
+		if (!ts_le(&a, &m) || !ts_le(&m, &b) || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L)
+			return "self-test against the vDSO failed";
+		served++;
+	}
+	return served ? NULL : "fast path could not serve the self-test (clock mode or pvclock not usable)";
+}
+
+static void plan_make(struct plan *p, fr_real_fn real)
+{
+	const char *why;
+
+	__builtin_memset(p, 0, sizeof(*p));
+	p->st.era = "none";
+	p->st.mode = -1;
+	p->st.release = "?";
+	if (!getauxval(AT_SECURE))
+		fr_env_parse(environ, &p->env);
+	choose_counter(p);
+	if (p->env.disable)
+		why = "disabled by FASTRAW_DISABLE";
+	else if (!(why = locate(p)))
+		why = self_test(p, real);
+	p->st.active = why == NULL;
+	p->st.reason = why;
+}
+
+static void report(const struct plan *p)
+{
+	struct fr_line l;
+
+	for (int i = 0; i < p->env.nwarn; i++) {
+		fr_line_init(&l);
+		fr_line_add(&l, "fastraw: warning: ");
+		fr_line_add(&l, p->env.warn[i].name);
+		fr_line_add(&l, "=");
+		fr_line_add(&l, p->env.warn[i].value);
+		fr_line_add(&l, " is not one of ");
+		fr_line_add(&l, p->env.warn[i].accepted);
+		fr_line_add(&l, "; using the default");
+		fr_line_emit(&l);
+	}
+	if (p->rdtscp_missing) {
+		fr_line_init(&l);
+		fr_line_add(&l, "fastraw: warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		fr_line_emit(&l);
+	}
+	if (!p->env.debug)
+		return;
+	fr_line_init(&l);
+	fr_line_add(&l, "fastraw: kernel=");
+	fr_line_add(&l, p->st.release);
+	fr_line_add(&l, " era=");
+	fr_line_add(&l, p->st.era);
+	fr_line_add(&l, " clock=");
+	fr_line_add(&l, p->st.mode < 0 ? "unknown" : fr_mode_name(p->st.mode));
+	fr_line_add(&l, " counter=");
+	fr_line_add(&l, fr_counter_name(p->st.counter));
+	fr_line_add(&l, p->st.active ? " active" : " passthrough: ");
+	fr_line_add(&l, p->st.reason);
+	fr_line_emit(&l);
+}
+
+static struct fr_status status;
+static struct utsname status_uts;
+static int claimed;
+static const struct fr_status *published;
+
+void fr_init(void)
+{
+	struct plan p;
+	fr_real_fn real;
+	int expected = 0;
+
+	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) != raw_init)
+		return;
+	real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+	if (real == real_init) {
+		fr_real_fn f = resolve_real(), old = real_init;
+
+		__atomic_compare_exchange_n(&fr_real, &old, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		real = f;
+	}
+	plan_make(&p, real);
+	/*
+	 * One initialiser publishes; racers computed the same plan and simply return. The winner
+	 * writes the state the fast path reads before the release store that publishes it.
+	 */
+	if (!__atomic_compare_exchange_n(&claimed, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	fr_kd = p.kd;
+	status_uts = p.uts;
+	status = p.st;
+	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
+	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_raw, p.st.active ? fr_raw_for(p.st.counter) : raw_pass, __ATOMIC_RELEASE);
+	report(&p);
+}
+
+const struct fr_status *fr_status_get(void)
+{
+	return __atomic_load_n(&published, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Process-wide state: lazy lock-free initialisation, the chosen fast path and the pass-through target. */
+#ifndef FR_RUNTIME_H
+#define FR_RUNTIME_H
+
+#include <time.h>
+
+#include "counter.h"
+#include "kdata.h"
+
+/* Reads RAW into ts: FR_OK, or FR_PASS for the real vDSO to answer. */
+typedef int (*fr_raw_fn)(struct timespec *ts);
+/* clock_gettime with the vDSO's convention: 0 or a negative errno. */
+typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
+
+/* Start at init trampolines; each swaps itself out with a compare-and-swap on first use. */
+extern fr_raw_fn fr_raw;
+extern fr_real_fn fr_real;
+
+/* The pages the published fast paths read (fastpath.c). */
+extern struct fr_kdata fr_kd;
+int fr_raw_rdtsc(struct timespec *ts);
+int fr_raw_lfence(struct timespec *ts);
+int fr_raw_rdtscp(struct timespec *ts);
+fr_raw_fn fr_raw_for(enum fr_counter_mode mode);
+
+/* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
+int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* What initialisation decided, for FASTRAW_DEBUG and the tools. */
+struct fr_status {
+	const char *release;           /* kernel release (uname) */
+	const char *era;               /* layout name, or "none" */
+	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
+	enum fr_counter_mode counter;  /* counter read in use */
+	int active;                    /* fast path serves RAW */
+	const char *reason;            /* why not, when !active */
+};
+
+/* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
+void fr_init(void);
+
+/* The decision, once initialisation has published it; NULL before. */
+const struct fr_status *fr_status_get(void);
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* Finding symbols in the vDSO's ELF image (DT_GNU_HASH or DT_HASH, with symbol versions). */
+#ifndef FR_VDSO_ELF_H
+#define FR_VDSO_ELF_H
+
+/* The vDSO image of this process (AT_SYSINFO_EHDR from the auxiliary vector), or NULL when there is none (valgrind). */
+const void *fr_vdso_base(void);
+
+/*
+ * The address of name@version in the vDSO image at base, or NULL. version may be NULL to accept
+ * any version. Reads only the image: no allocation, no locks, async-signal-safe.
+ */
+void *fr_vdso_sym(const void *base, const char *name, const char *version);
+
+#endif
