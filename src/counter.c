@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* The CPUID probe behind the counter choice, replaceable by tests. */
 #include "counter.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Parses FASTRAW_TSC, FASTRAW_DISABLE and FASTRAW_DEBUG; unknown values become warnings. */
 #include "env.h"
 

@@ -1,8 +1,7 @@
-// SPDX-License-Identifier: MIT
-/* The fast path instantiated once per counter read, so each has the counter inlined. */
+/* SPDX-License-Identifier: MIT */
+/* The fast path instantiated per counter read and era rules, each with its constants inlined. */
 #include "fastpath.h"
 
-#include "counter.h"
 #include "runtime.h"
 
 static uint64_t ctr_rdtsc(void)
@@ -20,27 +19,14 @@ static uint64_t ctr_rdtscp(void)
 	return fr_rdtscp();
 }
 
+int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
+{
+	return fr_raw_read_general(kd, kd->lay->rules, kd->lay->field_shift, counter, ts);
+}
+
 int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
 {
-	return fr_raw_read_inline(kd, counter, ts);
-}
-
-/* The pages found at initialisation; written before the function pointers that read it are published. */
-struct fr_kdata fr_kd;
-
-int fr_raw_rdtsc(struct timespec *ts)
-{
-	return fr_raw_read_inline(&fr_kd, ctr_rdtsc, ts);
-}
-
-int fr_raw_lfence(struct timespec *ts)
-{
-	return fr_raw_read_inline(&fr_kd, ctr_lfence, ts);
-}
-
-int fr_raw_rdtscp(struct timespec *ts)
-{
-	return fr_raw_read_inline(&fr_kd, ctr_rdtscp, ts);
+	return fr_raw_read_fast(kd, kd->lay->rules, kd->lay->field_shift, counter, fr_raw_read_general_with, ts);
 }
 
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
@@ -48,7 +34,39 @@ fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 	return mode == FR_CTR_RDTSCP ? ctr_rdtscp : mode == FR_CTR_RDTSC ? ctr_rdtsc : ctr_lfence;
 }
 
-fr_raw_fn fr_raw_for(enum fr_counter_mode mode)
+/* The pages found at initialisation; written before the function pointer that reads them is published. */
+struct fr_kdata fr_kd;
+
+/* The general path of an instance ignores the counter argument: its own read is inlined. */
+#define FR_INSTANCE(rules, fs, ctr)                                                                   \
+	static __attribute__((noinline, cold)) int general_##rules##_##ctr(                         \
+		const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)                \
+	{                                                                                             \
+		return fr_raw_read_general(kd, rules, fs, ctr_##ctr, ts);                            \
+	}                                                                                             \
+	static int raw_##rules##_##ctr(struct timespec *ts)                                           \
+	{                                                                                             \
+		return fr_raw_read_fast(&fr_kd, rules, fs, ctr_##ctr, general_##rules##_##ctr, ts);   \
+	}
+
+FR_INSTANCE(FR_RULES_5_3, 0, rdtsc)
+FR_INSTANCE(FR_RULES_5_3, 0, lfence)
+FR_INSTANCE(FR_RULES_5_3, 0, rdtscp)
+FR_INSTANCE(FR_RULES_6_5, 0, rdtsc)
+FR_INSTANCE(FR_RULES_6_5, 0, lfence)
+FR_INSTANCE(FR_RULES_6_5, 0, rdtscp)
+FR_INSTANCE(FR_RULES_6_10, 8, rdtsc)
+FR_INSTANCE(FR_RULES_6_10, 8, lfence)
+FR_INSTANCE(FR_RULES_6_10, 8, rdtscp)
+
+/* Indexed by [rules][counter mode]. Each era's rules go with its own field shift (kdata.c). */
+static const fr_raw_fn instances[3][3] = {
+	[FR_RULES_5_3] = { raw_FR_RULES_5_3_rdtscp, raw_FR_RULES_5_3_lfence, raw_FR_RULES_5_3_rdtsc },
+	[FR_RULES_6_5] = { raw_FR_RULES_6_5_rdtscp, raw_FR_RULES_6_5_lfence, raw_FR_RULES_6_5_rdtsc },
+	[FR_RULES_6_10] = { raw_FR_RULES_6_10_rdtscp, raw_FR_RULES_6_10_lfence, raw_FR_RULES_6_10_rdtsc },
+};
+
+fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
-	return mode == FR_CTR_RDTSCP ? fr_raw_rdtscp : mode == FR_CTR_RDTSC ? fr_raw_rdtsc : fr_raw_lfence;
+	return instances[lay->rules][mode];
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "counter.h"
 #include "kdata.h"
 #include "rawmath.h"
 
@@ -15,11 +16,15 @@ typedef uint64_t (*fr_counter_fn)(void);
 #define FR_LD32(p) (*(const volatile uint32_t *)(p))
 #define FR_LD64(p) (*(const volatile uint64_t *)(p))
 #define FR_BARRIER() __asm__ volatile("" ::: "memory")
+#define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FR_LIKELY(x) __builtin_expect(!!(x), 1)
+
 
 /*
  * kvmclock nanoseconds from the pvclock page, as the vDSO's pvclock reader computes them.
  * Returns FR_PASS when the stable bit is clear (the vDSO then makes the system call), when the
- * TSC is below the page's timestamp, or when the version never settles.
+ * TSC is below the page's timestamp (mainline wraps there, vendor kernels clamp: only the
+ * running vDSO can answer), or when the version never settles.
  */
 static inline __attribute__((always_inline)) int
 fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cycles)
@@ -30,7 +35,7 @@ fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cyc
 		uint64_t tsc;
 
 		FR_BARRIER();
-		if (__builtin_expect(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT), 0))
+		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
 			return FR_PASS;
 		p.tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		p.system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
@@ -38,25 +43,24 @@ fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cyc
 		p.shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
 		tsc = counter();
 		FR_BARRIER();
-		/* An odd version never equals the even one taken above, so an update in progress retries. */
-		if (__builtin_expect(FR_LD32(pv + FR_PV_VERSION) == version, 1))
+		/* An odd version never equals the even one taken above: an update in progress retries. */
+		if (FR_LIKELY(FR_LD32(pv + FR_PV_VERSION) == version))
 			return fr_pvclock_cycles(&p, tsc, cycles);
 	}
 	return FR_PASS;
 }
 
 /*
- * Reads CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO would for the same counter value,
- * or returns FR_PASS for the real vDSO to answer: a clock mode we do not compute (none, hvclock),
- * a cleared pvclock stable bit, the vDSO's "invalid" counter marker, or a seqcount that never
- * settles. Nothing is cached: every call reads seq, mode and fields afresh.
+ * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
+ * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none or hvclock,
+ * a cleared pvclock stable bit, the vDSO's "invalid" counter marker, a seqcount that never
+ * settles). Nothing is cached: every call reads seq, mode and fields afresh.
  */
 static inline __attribute__((always_inline)) int
-fr_raw_read_inline(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
+fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		    struct timespec *ts)
 {
-	const struct fr_layout *lay = kd->lay;
-	const volatile uint8_t *entry = fr_raw_entry(kd, 0);
-	const uint32_t fs = lay->field_shift;
+	const volatile uint8_t *entry = kd->raw0;
 	uint64_t off_sec = 0, off_nsec = 0;
 	int in_ns = 0;
 
@@ -66,18 +70,18 @@ fr_raw_read_inline(const struct fr_kdata *kd, fr_counter_fn counter, struct time
 		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 		int32_t mode;
 
-		if (__builtin_expect(seq & 1, 0)) {
+		if (FR_UNLIKELY(seq & 1)) {
 			/*
 			 * Odd: a writer is at work, or this is a time-namespace page (seq 1 and the
 			 * marker mode). The namespace offsets never change; the real data is on
 			 * another page with its own seqcount.
 			 */
-			if (!in_ns && lay->timens_page && FR_LD32(entry + FR_OFF_MODE) == lay->timens_mode) {
+			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
 				const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
 
 				off_sec = FR_LD64(off);
 				off_nsec = FR_LD64(off + 8);
-				entry = fr_raw_entry(kd, lay->timens_page);
+				entry = kd->raw_ns;
 				in_ns = 1;
 				continue;
 			}
@@ -86,14 +90,7 @@ fr_raw_read_inline(const struct fr_kdata *kd, fr_counter_fn counter, struct time
 		}
 		FR_BARRIER();
 		mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
-		v.cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		v.max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
-		v.mult = FR_LD32(entry + FR_OFF_MULT + fs);
-		v.shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		v.base_sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID);
-		v.base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
-
-		if (__builtin_expect(mode == FR_MODE_PVCLOCK, 1)) {
+		if (mode == FR_MODE_PVCLOCK) {
 			/* The pvclock page is mapped only once the kernel has used pvclock mode. */
 			if (!kd->vclock || fr_pvclock_read(kd->vclock, counter, &cycles) != FR_OK)
 				return FR_PASS;
@@ -102,26 +99,139 @@ fr_raw_read_inline(const struct fr_kdata *kd, fr_counter_fn counter, struct time
 		} else {
 			return FR_PASS;
 		}
-		if (lay->rules != FR_RULES_5_3)
+		/* From 6.5 the counter value is masked to 63 bits; bit 63 is the vDSO's "invalid" marker. */
+		if (rules != FR_RULES_5_3)
 			cycles &= FR_S64_MAX;
-		if (__builtin_expect(!fr_cycles_ok(cycles), 0))
+		if (FR_UNLIKELY(!fr_cycles_ok(cycles)))
 			return FR_PASS;
+		v.cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		v.max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
+		v.mult = FR_LD32(entry + FR_OFF_MULT + fs);
+		v.shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		v.base_sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID);
+		v.base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
 		FR_BARRIER();
-		if (__builtin_expect(FR_LD32(entry + FR_OFF_SEQ) != seq, 0))
+		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
 			continue;
-
-		/* Outside the loop body's reads: a race could make a huge value and a slow carry. */
-		fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(lay->rules, cycles, &v) + off_nsec);
+		/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
+		fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
 		return FR_OK;
 	}
 	return FR_PASS;
 }
 
-/* The same with any counter, not inlined: for tests and tools. */
+/* The out-of-line general reading a fast reading falls back to. */
+typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
+
+/*
+ * The fast reading: the common case of fr_raw_read_general with a short dependent chain after
+ * the counter read, and the general path, out of line, for everything else.
+ *
+ * With pvclock the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock always
+ * registers at NSEC_PER_SEC), and while 0 <= d < 2^62, d <= max_cycles and B + d * 2^s does
+ * not wrap, every era's formula ((B + d * mult) >> s, masks and tests included) is exactly
+ * (B >> s) + d with d = kc - L. Then kc = system_time + scaled gives
+ *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
+ * where the bracket is computed before the counter is read. lim1 = 0 disables the shortcut.
+ */
+static inline __attribute__((always_inline)) int
+fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		 fr_general_fn general, struct timespec *ts)
+{
+	const volatile uint8_t *entry = kd->raw0;
+	const volatile uint8_t *pv = kd->vclock;
+	uint64_t off_sec = 0, off_nsec = 0;
+	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+
+	if (FR_UNLIKELY(seq & 1)) {
+		const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+
+		if (!kd->raw_ns || FR_LD32(entry + FR_OFF_MODE) != kd->lay->timens_mode)
+			return general(kd, counter, ts);
+		off_sec = FR_LD64(off);
+		off_nsec = FR_LD64(off + 8);
+		entry = kd->raw_ns;
+		seq = FR_LD32(entry + FR_OFF_SEQ);
+		if (FR_UNLIKELY(seq & 1))
+			return general(kd, counter, ts);
+	}
+	FR_BARRIER();
+	if (FR_LIKELY(FR_LD32(entry + FR_OFF_MODE) == FR_MODE_PVCLOCK && pv)) {
+		uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		uint64_t base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
+		uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		uint64_t sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID) + off_sec;
+		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+		uint64_t tsc_timestamp, system_time, lim1 = 0, fast, delta, scaled;
+		uint32_t mul;
+		int8_t pshift;
+
+		FR_BARRIER();
+		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
+			return general(kd, counter, ts);
+		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
+		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
+		mul = FR_LD32(pv + FR_PV_MUL);
+		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		if (shift < 32 && mult == (1u << shift) && cycle_last < FR_BIT62 && pshift <= 0) {
+			lim1 = (~base_nsec) >> shift;
+			if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim1)
+				lim1 = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+			if (lim1 >= FR_BIT62)
+				lim1 = FR_BIT62 - 1;
+			lim1++;
+		}
+		fast = (base_nsec >> (shift & 63)) + system_time - cycle_last + off_nsec;
+		delta = counter() - tsc_timestamp;
+		FR_BARRIER();
+		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
+			return general(kd, counter, ts);
+		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
+		if (FR_UNLIKELY((int64_t)delta < 0))
+			return general(kd, counter, ts);
+		/* A TSC faster than 1 GHz has tsc_shift <= 0 (others take the general path, lim1 = 0). */
+		delta >>= (-pshift & 63);
+		scaled = fr_mul_u64_u32_shr32(delta, mul);
+		if (FR_UNLIKELY(system_time + scaled - cycle_last >= lim1 || pshift > 0))
+			return general(kd, counter, ts);
+		fr_ts_set(ts, sec, fast + scaled);
+		return FR_OK;
+	}
+	if (FR_LD32(entry + FR_OFF_MODE) == FR_MODE_TSC) {
+		/*
+		 * While 0 <= d = c - L < 2^62 (and d <= max_cycles from 6.10) every era computes
+		 * (B + d * mult) >> s in 64 bits; everything else goes the general way.
+		 */
+		uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		uint64_t base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
+		uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		uint64_t sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID) + off_sec;
+		uint64_t lim = FR_BIT62 - 1, c, d;
+
+		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
+			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+		c = counter();
+		FR_BARRIER();
+		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
+			return general(kd, counter, ts);
+		if (rules != FR_RULES_5_3)
+			c &= FR_S64_MAX;
+		d = c - cycle_last;
+		if (FR_UNLIKELY(!fr_cycles_ok(c) || d > lim))
+			return general(kd, counter, ts);
+		fr_ts_set(ts, sec, ((d * mult + base_nsec) >> (shift & 63)) + off_nsec);
+		return FR_OK;
+	}
+	return general(kd, counter, ts);
+}
+
+/* The fast reading with any counter and the layout's own rules, not inlined: for tests and tools. */
 int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
 
+/* The reference reading with any counter and the layout's own rules, not inlined. */
+int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
+
 /* The production counter reads, as functions (their reads are inlined into the fast paths). */
-#include "counter.h"
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode);
 
 #endif

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* The exported symbols: clock_gettime and __clock_gettime, with RAW on the fast path. */
 #include <errno.h>
 #include <time.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Data-page layouts of each kernel era from 5.3 on, and the checks that a page matches its era. */
 #include "kdata.h"
 
@@ -92,6 +92,16 @@ const struct fr_layout *fr_layout_by_name(const char *name)
 			return &layouts[i];
 	}
 	return NULL;
+}
+
+void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
+		   const volatile uint8_t *vclock)
+{
+	kd->lay = lay;
+	kd->vvar = vvar;
+	kd->vclock = vclock;
+	kd->raw0 = fr_raw_entry(kd, 0);
+	kd->raw_ns = lay->timens_page ? fr_raw_entry(kd, lay->timens_page) : NULL;
 }
 
 static uint32_t ld32(const volatile uint8_t *p)

@@ -59,7 +59,13 @@ struct fr_kdata {
 	const struct fr_layout *lay;
 	const volatile uint8_t *vvar;   /* start of [vvar] */
 	const volatile uint8_t *vclock; /* the vCPU0 pvclock_vsyscall_time_info page */
+	const volatile uint8_t *raw0;   /* the CS_RAW entry on page 0 */
+	const volatile uint8_t *raw_ns; /* the CS_RAW entry with the real data in a time namespace, or NULL */
 };
+
+/* Fills kd for the pages at vvar (and the pvclock page at vclock, or NULL). */
+void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
+		   const volatile uint8_t *vclock);
 
 /* The layout for a kernel release ("6.18.44-fc"), or NULL with *why set: pre-5.3, newer than known, or unparsable. */
 const struct fr_layout *fr_layout_for_release(const char *release, const char **why);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Builds and writes diagnostic lines, async-signal-safely. */
 #include "log.h"
 

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Reads the [vvar], [vvar_vclock] and [vdso] lines of /proc/self/maps into addresses. */
 #define _GNU_SOURCE
 #include "maps.h"

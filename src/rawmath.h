@@ -96,6 +96,15 @@ struct fr_pvclock_vals {
 };
 
 /*
+ * (u64)((delta * mul) >> 32) with a 128-bit product, computed as two independent 64-bit
+ * products of the halves of delta: the same bits, a shorter dependent chain than mul + shrd.
+ */
+static inline uint64_t fr_mul_u64_u32_shr32(uint64_t delta, uint32_t mul)
+{
+	return (delta >> 32) * mul + (((delta & 0xffffffffu) * mul) >> 32);
+}
+
+/*
  * kvmclock nanoseconds for one TSC value. Returns FR_PASS when the TSC is below tsc_timestamp:
  * mainline lets the unsigned delta wrap there while some vendor kernels clamp it to zero, so
  * only the running kernel's own code can answer exactly.
@@ -110,7 +119,7 @@ static inline int fr_pvclock_cycles(const struct fr_pvclock_vals *p, uint64_t ts
 		delta >>= -p->shift;
 	else
 		delta <<= p->shift;
-	*out = p->system_time + (uint64_t)(((unsigned __int128)delta * p->mul) >> 32);
+	*out = p->system_time + fr_mul_u64_u32_shr32(delta, p->mul);
 	return FR_OK;
 }
 

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Lazy, lock-free initialisation: find the pages, choose the counter, self-test, publish. */
 #include "runtime.h"
 
+#include <errno.h>
 #include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -46,12 +47,25 @@ static fr_real_fn resolve_real(void)
 	return f ? f : fr_sys_clock_gettime;
 }
 
+static int real_init(clockid_t clk, struct timespec *ts);
+
+/* The pass-through target, resolved and published on first use (racers resolve the same one). */
+static fr_real_fn real_get(void)
+{
+	fr_real_fn f = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE), expected = real_init;
+	int saved = errno;
+
+	if (f != real_init)
+		return f;
+	f = resolve_real();
+	errno = saved;
+	__atomic_compare_exchange_n(&fr_real, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f;
+}
+
 static int real_init(clockid_t clk, struct timespec *ts)
 {
-	fr_real_fn f = resolve_real(), expected = real_init;
-
-	__atomic_compare_exchange_n(&fr_real, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-	return f(clk, ts);
+	return real_get()(clk, ts);
 }
 
 static int raw_init(struct timespec *ts)
@@ -120,8 +134,7 @@ static const char *locate(struct plan *p)
 		vvar = vdso - (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
 		p->kd.vclock = (const volatile uint8_t *)(vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE);
 	}
-	p->kd.lay = lay;
-	p->kd.vvar = (const volatile uint8_t *)vvar;
+	fr_kdata_init(&p->kd, lay, (const volatile uint8_t *)vvar, p->kd.vclock);
 	why = fr_kdata_check(&p->kd);
 	if (why)
 		return why;
@@ -219,21 +232,14 @@ static struct utsname status_uts;
 static int claimed;
 static const struct fr_status *published;
 
-void fr_init(void)
+/* The work of fr_init; errno is the caller's business. */
+static void init_once(void)
 {
 	struct plan p;
 	fr_real_fn real;
 	int expected = 0;
 
-	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) != raw_init)
-		return;
-	real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
-	if (real == real_init) {
-		fr_real_fn f = resolve_real(), old = real_init;
-
-		__atomic_compare_exchange_n(&fr_real, &old, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-		real = f;
-	}
+	real = real_get();
 	plan_make(&p, real);
 	/*
 	 * One initialiser publishes; racers computed the same plan and simply return. The winner
@@ -246,8 +252,17 @@ void fr_init(void)
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_raw, p.st.active ? fr_raw_for(p.st.counter) : raw_pass, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_raw, p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : raw_pass, __ATOMIC_RELEASE);
 	report(&p);
+}
+
+void fr_init(void)
+{
+	int saved = errno;
+
+	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) == raw_init)
+		init_once();
+	errno = saved;
 }
 
 const struct fr_status *fr_status_get(void)

@@ -19,10 +19,8 @@ extern fr_real_fn fr_real;
 
 /* The pages the published fast paths read (fastpath.c). */
 extern struct fr_kdata fr_kd;
-int fr_raw_rdtsc(struct timespec *ts);
-int fr_raw_lfence(struct timespec *ts);
-int fr_raw_rdtscp(struct timespec *ts);
-fr_raw_fn fr_raw_for(enum fr_counter_mode mode);
+/* The fast path for an era's rules and a counter read; it reads fr_kd. */
+fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);

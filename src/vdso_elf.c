@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /* Finds a versioned dynamic symbol in the vDSO's ELF image by its hash tables. */
 #include "vdso_elf.h"
 

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+# Shared set-up for the scripts: source it, then call fr_setup to get the tools and a fresh build.
+# shellcheck shell=bash
+#
+# After fr_setup the working directory is the repository root and FR_BUILD holds the
+# absolute build directory (FASTRAW_BUILD_DIR, default "build", relative to the root).
+
+FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FR_APT_PACKAGES="cmake check pkg-config gcc"
+FR_APT_UPDATED=${FR_APT_UPDATED:-0}
+
+# Prints the names of the missing build requirements, space-separated; nothing when all are there.
+fr_missing_tools() {
+	local missing=()
+
+	command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+	command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+	command -v "${CC:-cc}" >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists check; then
+		missing+=(check)
+	fi
+	echo "${missing[*]}"
+}
+
+# Installs what is missing (as root) or says how to (otherwise, then exits non-zero).
+fr_install_missing() {
+	local missing
+
+	missing=$(fr_missing_tools)
+	[ -z "$missing" ] && return 0
+	echo "fastraw: missing: $missing" >&2
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "fastraw: run as root:  apt-get update && apt-get install -y $FR_APT_PACKAGES" >&2
+		exit 1
+	fi
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "fastraw: no apt-get here; install cmake, pkg-config, a C compiler and Check (libcheck) yourself" >&2
+		exit 1
+	fi
+	if [ "$FR_APT_UPDATED" != 1 ]; then
+		apt-get update
+		FR_APT_UPDATED=1
+	fi
+	# shellcheck disable=SC2086 # the package list is meant to split into words
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $FR_APT_PACKAGES
+	missing=$(fr_missing_tools)
+	if [ -n "$missing" ]; then
+		echo "fastraw: still missing after apt-get install: $missing" >&2
+		exit 1
+	fi
+}
+
+# fr_setup [extra cmake configure arguments...]: requirements, then configure and build.
+fr_setup() {
+	fr_install_missing
+	cd "$FR_ROOT" || exit 1
+	FR_BUILD=${FASTRAW_BUILD_DIR:-build}
+	case "$FR_BUILD" in
+	/*) ;;
+	*) FR_BUILD="$FR_ROOT/$FR_BUILD" ;;
+	esac
+	cmake -S . -B "$FR_BUILD" "$@"
+	cmake --build "$FR_BUILD" -j"$(nproc)"
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* The timed loops of fastraw-bench: one per thing measured, run in interleaved rounds. */
+#ifndef BENCH_LOOPS_H
+#define BENCH_LOOPS_H
+
+#include <time.h>
+
+typedef int (*bench_clock_fn)(clockid_t clk, struct timespec *ts);
+
+/* The things fastraw-bench can time. All clock_gettime kinds read CLOCK_MONOTONIC_RAW unless named _MONO. */
+enum bench_kind {
+	BK_RDTSC,        /* bare rdtsc */
+	BK_LFENCE,       /* bare lfence;rdtsc */
+	BK_RDTSCP,       /* bare rdtscp: only where the CPU has it */
+	BK_VDSO_RAW,     /* the kernel's __vdso_clock_gettime, called directly */
+	BK_LIBC_RAW,     /* libc's own clock_gettime, found with dlvsym so a preload cannot hide it */
+	BK_SYSCALL_RAW,  /* the syscall instruction */
+	BK_PRELOAD_RAW,  /* clock_gettime through the ordinary symbol: the interposer under LD_PRELOAD */
+	BK_LIBC_MONO,    /* libc's own clock_gettime(CLOCK_MONOTONIC) */
+	BK_PRELOAD_MONO, /* clock_gettime(CLOCK_MONOTONIC) through the ordinary symbol */
+	BK_COUNT
+};
+
+/* The kernel's vDSO function and libc's own clock_gettime, as bench_init found them. */
+extern bench_clock_fn bench_vdso_clock_gettime;
+extern bench_clock_fn bench_libc_clock_gettime;
+
+/* Finds the functions above and checks that each answers; returns 0, or -1 after printing why. */
+int bench_init(void);
+
+/* Whether CPUID reports RDTSCP; BK_RDTSCP must not run otherwise (SIGILL). */
+int bench_have_rdtscp(void);
+
+/* A short label for a kind, as printed in tables. */
+const char *bench_kind_label(enum bench_kind k);
+
+/*
+ * Runs rounds rounds; each round times every kinds[i] for iters[i] calls, in turn, so that
+ * kinds compared with each other see the same machine state. best[i] receives the lowest
+ * nanoseconds per call of any round.
+ */
+void bench_best(const enum bench_kind *kinds, const long *iters, int n, int rounds, double *best);
+
+#endif
