@@ -69,8 +69,9 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
 }
 
 /*
- * sec + ns split into a timespec. The kernel subtracts 1e9 in a loop; a division gives the
- * same result and stays fast for the huge values a long pause can produce.
+ * sec + ns split into a timespec. The kernel subtracts 1e9 in a loop (__iter_div_u64_rem)
+ * whose quotient is a u32, so the carry into seconds wraps at 2^32; a division truncated to
+ * 32 bits gives the same result and stays fast for the huge values a long pause can produce.
  */
 static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 {
@@ -80,7 +81,7 @@ static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 		ns -= FR_NSEC_PER_SEC;
 		sec++;
 	} else {
-		sec += ns / FR_NSEC_PER_SEC;
+		sec += (uint32_t)(ns / FR_NSEC_PER_SEC);
 		ns %= FR_NSEC_PER_SEC;
 	}
 	ts->tv_sec = (time_t)sec;
