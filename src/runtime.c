@@ -111,10 +111,9 @@ static const char *locate(struct plan *p)
 	const char *why;
 	uintptr_t vvar, vdso;
 
-	if (uname(&p->uts) != 0)
+	if (!p->st.release)
 		return "uname failed";
-	p->st.release = p->uts.release;
-	lay = fr_layout_for_release(p->uts.release, &why);
+	lay = fr_layout_for_release(p->st.release, &why);
 	if (!lay)
 		return why;
 	p->st.era = lay->name;
@@ -179,7 +178,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	__builtin_memset(p, 0, sizeof(*p));
 	p->st.era = "none";
 	p->st.mode = -1;
-	p->st.release = "?";
+	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
 	if (!getauxval(AT_SECURE))
 		fr_env_parse(environ, &p->env);
 	choose_counter(p);
@@ -215,7 +214,7 @@ static void report(const struct plan *p)
 		return;
 	fr_line_init(&l);
 	fr_line_add(&l, "fastraw: kernel=");
-	fr_line_add(&l, p->st.release);
+	fr_line_add(&l, p->st.release ? p->st.release : "?");
 	fr_line_add(&l, " era=");
 	fr_line_add(&l, p->st.era);
 	fr_line_add(&l, " clock=");

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# End-to-end tests: probe programs, never linked with libfastraw, run under LD_PRELOAD by
+# Check suites that compare what they see with the kernel's raw syscall.
+
+# fr_add_e2e_probe(NAME SOURCES...): a probe executable e2e_probe_NAME.
+function(fr_add_e2e_probe name)
+  add_executable(e2e_probe_${name} ${ARGN})
+  target_include_directories(e2e_probe_${name} PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/support ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+  target_link_libraries(e2e_probe_${name} PRIVATE
+    Threads::Threads ${CMAKE_DL_LIBS} fastraw_warnings)
+endfunction()
+
+add_library(e2e_ctor SHARED e2e/ctor_lib.c)
+target_include_directories(e2e_ctor PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/support ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+target_link_libraries(e2e_ctor PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
+
+fr_add_e2e_probe(bracket e2e/probe_bracket.c)
+fr_add_e2e_probe(clocks e2e/probe_clocks.c)
+fr_add_e2e_probe(life e2e/probe_life.c)
+fr_add_e2e_probe(ctor e2e/probe_ctor.c)
+target_link_libraries(e2e_probe_ctor PRIVATE e2e_ctor)
+fr_add_e2e_probe(preinit e2e/probe_preinit.c)
+fr_add_e2e_probe(causality e2e/probe_causality.c)
+
+# With FASTRAW_SANITIZE the preloaded library needs the ASan runtime loaded before it.
+set(fr_e2e_preload_first "")
+if(FASTRAW_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+    OUTPUT_VARIABLE fr_asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(fr_e2e_preload_first "FR_PRELOAD_FIRST=${fr_asan_runtime}")
+endif()
+
+# fr_add_e2e_test(NAME PROBE...): Check suite e2e/test_NAME.c, told where its probes are.
+function(fr_add_e2e_test name)
+  set(env ${fr_e2e_preload_first})
+  foreach(probe ${ARGN})
+    string(TOUPPER ${probe} var)
+    list(APPEND env "FR_PROBE_${var}=$<TARGET_FILE:e2e_probe_${probe}>")
+  endforeach()
+  fr_add_check_test(${name}
+    SOURCES e2e/test_${name}.c e2e/harness.c
+    ENV ${env}
+    LABELS e2e)
+  target_include_directories(test_${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+  foreach(probe ${ARGN})
+    add_dependencies(test_${name} e2e_probe_${probe})
+  endforeach()
+  set_tests_properties(${name} PROPERTIES TIMEOUT 300)
+endfunction()
+
+fr_add_e2e_test(e2e_bracket bracket)
+fr_add_e2e_test(e2e_clocks clocks)
+fr_add_e2e_test(e2e_env bracket)
+fr_add_e2e_test(e2e_lifecycle life ctor preinit)
+fr_add_e2e_test(e2e_causality causality)

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/* Spawns probe programs with a constructed environment and checks their exit status and output. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ksys.h"
+
+extern char **environ;
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+const char *e2e_need_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	ck_assert_msg(v && *v, "environment variable %s is not set (run through ctest)", name);
+	return v;
+}
+
+int64_t e2e_kernel_raw_ns(void)
+{
+	struct timespec ts;
+
+	ck_assert_int_eq(k_clock_gettime(CLOCK_MONOTONIC_RAW, &ts), 0);
+	return ts_ns(&ts);
+}
+
+static int inherited(const char *var)
+{
+	return strncmp(var, "LD_PRELOAD=", 11) != 0 && strncmp(var, "FASTRAW_", 8) != 0;
+}
+
+/* The child's environment: ours minus anything that could change the library's behaviour. */
+static char **build_env(const struct e2e_opts *opts, char *preload)
+{
+	size_t n = 0, extra = 0, i = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	while (opts->env && opts->env[extra])
+		extra++;
+	env = calloc(n + extra + 2, sizeof(*env));
+	ck_assert_ptr_nonnull(env);
+	for (size_t k = 0; k < n; k++)
+		if (inherited(environ[k]))
+			env[i++] = environ[k];
+	if (preload)
+		env[i++] = preload;
+	for (size_t k = 0; k < extra; k++)
+		env[i++] = (char *)opts->env[k];
+	env[i] = NULL;
+	return env;
+}
+
+/* Moves the caller into a new time namespace for its children; returns 0 or an errno. */
+static int enter_timens(long mono_sec)
+{
+	char line[64];
+	int fd, len, err = 0;
+
+	if (unshare(CLONE_NEWTIME) != 0)
+		return errno;
+	len = snprintf(line, sizeof(line), "monotonic %ld 0\n", mono_sec);
+	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	errno = 0;
+	if (write(fd, line, (size_t)len) != len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* Runs in the forked child: never returns. */
+static void child(const struct e2e_opts *opts, const char *const argv[], char **env, int out, int err)
+{
+	if (dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(126);
+	if (opts->timens_mono_sec) {
+		int e = enter_timens(opts->timens_mono_sec), st;
+		pid_t pid;
+
+		if (e) {
+			dprintf(1, "e2e: cannot set up a time namespace: %s\n", strerror(e));
+			_exit(125);
+		}
+		/* Only children of the unsharing process live in the new namespace. */
+		pid = fork();
+		if (pid < 0)
+			_exit(125);
+		if (pid > 0) {
+			if (waitpid(pid, &st, 0) != pid)
+				_exit(125);
+			if (WIFSIGNALED(st)) {
+				signal(WTERMSIG(st), SIG_DFL);
+				raise(WTERMSIG(st));
+			}
+			_exit(WEXITSTATUS(st));
+		}
+	}
+	execve(argv[0], (char *const *)argv, env);
+	dprintf(1, "e2e: exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void buf_read(struct buf *b, int fd, int *open_fd)
+{
+	ssize_t n;
+
+	if (b->cap - b->len < 4096) {
+		b->cap = b->cap * 2 + 8192;
+		b->p = realloc(b->p, b->cap);
+		ck_assert_ptr_nonnull(b->p);
+	}
+	n = read(fd, b->p + b->len, b->cap - b->len - 1);
+	if (n > 0) {
+		b->len += (size_t)n;
+	} else if (n == 0 || errno != EINTR) {
+		close(fd);
+		*open_fd = -1;
+	}
+	b->p[b->len] = '\0';
+}
+
+void e2e_run(struct e2e_result *r, const struct e2e_opts *opts, const char *const argv[])
+{
+	static const struct e2e_opts none;
+	struct buf out = { 0 }, err = { 0 };
+	int po[2], pe[2];
+	char *preload = NULL;
+	char **env;
+	pid_t pid;
+
+	if (!opts)
+		opts = &none;
+	if (!opts->no_preload) {
+		/* Sanitizer builds name their runtime, which must come first of all. */
+		const char *first = getenv("FR_PRELOAD_FIRST");
+
+		ck_assert_int_gt(asprintf(&preload, "LD_PRELOAD=%s%s%s", first ? first : "",
+					  first ? " " : "", e2e_need_env("FASTRAW_LIB")),
+				 0);
+	}
+	env = build_env(opts, preload);
+	ck_assert_int_eq(pipe2(po, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(pe, O_CLOEXEC), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		child(opts, argv, env, po[1], pe[1]);
+	close(po[1]);
+	close(pe[1]);
+	buf_read(&out, po[0], &po[0]);
+	buf_read(&err, pe[0], &pe[0]);
+	while (po[0] >= 0 || pe[0] >= 0) {
+		struct pollfd p[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+
+		if (poll(p, 2, -1) < 0) {
+			ck_assert_int_eq(errno, EINTR);
+			continue;
+		}
+		if (po[0] >= 0 && p[0].revents)
+			buf_read(&out, po[0], &po[0]);
+		if (pe[0] >= 0 && p[1].revents)
+			buf_read(&err, pe[0], &pe[0]);
+	}
+	while (waitpid(pid, &r->status, 0) < 0)
+		ck_assert_int_eq(errno, EINTR);
+	r->out = out.p;
+	r->err = err.p;
+	free(env);
+	free(preload);
+}
+
+void e2e_result_free(struct e2e_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+void e2e_assert_ok(const struct e2e_result *r)
+{
+	ck_assert_msg(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0,
+		      "probe failed (wait status 0x%x)\n--- stdout:\n%.*s--- stderr:\n%.*s",
+		      r->status, E2E_SHOWN, r->out, E2E_SHOWN, r->err);
+}
+
+void e2e_assert_quiet(const struct e2e_result *r)
+{
+	ck_assert_msg(r->err[0] == '\0', "the library printed on stderr:\n%.*s", E2E_SHOWN, r->err);
+}
+
+/* The value part of the first line "key=value" in s, or NULL. */
+static const char *find_value(const char *s, const char *key)
+{
+	size_t klen = strlen(key);
+
+	while (*s) {
+		if (strncmp(s, key, klen) == 0 && s[klen] == '=')
+			return s + klen + 1;
+		s += strcspn(s, "\n");
+		s += *s == '\n';
+	}
+	return NULL;
+}
+
+void e2e_assert_served(const struct e2e_result *r, const char *key)
+{
+	char want[PATH_MAX], got[PATH_MAX], real[PATH_MAX], first[PATH_MAX];
+	const char *line = find_value(r->out, key);
+	const char *first_lib = getenv("FR_PRELOAD_FIRST");
+	size_t n;
+
+	ck_assert_msg(line, "no %s= line in probe output:\n%.*s", key, E2E_SHOWN, r->out);
+	n = strcspn(line, "\n");
+	ck_assert_uint_lt(n, sizeof(got));
+	memcpy(got, line, n);
+	got[n] = '\0';
+	ck_assert_ptr_nonnull(realpath(e2e_need_env("FASTRAW_LIB"), want));
+	ck_assert_msg(realpath(got, real), "%s is served by \"%s\", not by %s", key, got, want);
+	/* A sanitizer runtime intercepts clock_gettime itself and forwards to the next object. */
+	if (first_lib && realpath(first_lib, first) && strcmp(real, first) == 0)
+		return;
+	ck_assert_msg(strcmp(real, want) == 0, "%s is served by \"%s\", not by %s", key, got, want);
+}
+
+int e2e_count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (*s == '\n')
+			n++;
+	return n;
+}
+
+int e2e_count_lines_with(const char *s, const char *needle)
+{
+	int n = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+		const char *hit = memmem(s, len, needle, strlen(needle));
+
+		n += hit != NULL;
+		s += len + (s[len] == '\n');
+	}
+	return n;
+}
+
+int64_t e2e_int_value(const char *s, const char *key)
+{
+	const char *v = find_value(s, key);
+
+	ck_assert_msg(v, "no %s= line in probe output:\n%.*s", key, E2E_SHOWN, s);
+	return strtoll(v, NULL, 10);
+}
+
+int e2e_cpu_has_rdtscp(void)
+{
+	unsigned a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+}
+
+const char *e2e_default_counter(void)
+{
+	return e2e_cpu_has_rdtscp() ? "rdtscp" : "lfence";
+}
+
+/* The library's name for the current clocksource, or NULL when the test does not know it. */
+static const char *expected_clock(void)
+{
+	char cs[64] = "";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	if (f) {
+		if (!fgets(cs, sizeof(cs), f))
+			cs[0] = '\0';
+		fclose(f);
+	}
+	cs[strcspn(cs, "\n")] = '\0';
+	if (strcmp(cs, "tsc") == 0)
+		return "tsc";
+	if (strcmp(cs, "kvm-clock") == 0)
+		return "pvclock";
+	return NULL;
+}
+
+/* Whether an era name, "A.B+" or "A.B-C.D", covers the release major * 1000 + minor. */
+static int era_covers(const char *era, int release)
+{
+	int a, b, c, d, n = 0;
+
+	if (sscanf(era, "%d.%d-%d.%d%n", &a, &b, &c, &d, &n) == 4 && n > 0 && era[n] == ' ')
+		return a * 1000 + b <= release && release <= c * 1000 + d;
+	n = 0;
+	if (sscanf(era, "%d.%d+%n", &a, &b, &n) == 2 && n > 0 && era[n] == ' ')
+		return a * 1000 + b <= release;
+	return 0;
+}
+
+void e2e_assert_debug_active(const char *err, const char *counter)
+{
+	char prefix[128 + sizeof(((struct utsname *)0)->release)], want[64];
+	const char *line = strstr(err, "fastraw: kernel=");
+	const char *clock = expected_clock();
+	struct utsname u;
+	int major = 0, minor = 0;
+	const char *era;
+	size_t len;
+
+	ck_assert_msg(e2e_count_lines_with(err, "fastraw: kernel=") == 1,
+		      "want exactly one debug line, stderr:\n%.*s", E2E_SHOWN, err);
+	len = strcspn(line, "\n");
+	ck_assert_int_eq(uname(&u), 0);
+	snprintf(prefix, sizeof(prefix), "fastraw: kernel=%s era=", u.release);
+	ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0, "debug line lacks \"%s\": %.*s",
+		      prefix, (int)len, line);
+	sscanf(u.release, "%d.%d", &major, &minor);
+	era = line + strlen(prefix);
+	ck_assert_msg(era_covers(era, major * 1000 + minor), "era does not cover kernel %s: %.*s",
+		      u.release, (int)len, line);
+	if (clock) {
+		snprintf(want, sizeof(want), " clock=%s ", clock);
+		ck_assert_msg(memmem(line, len, want, strlen(want)), "want%s: %.*s", want, (int)len,
+			      line);
+	}
+	snprintf(want, sizeof(want), " counter=%s active", counter ? counter : e2e_default_counter());
+	ck_assert_msg(len >= strlen(want) && memcmp(line + len - strlen(want), want, strlen(want)) == 0,
+		      "want a line ending in \"%s\": %.*s", want, (int)len, line);
+}
+
+TCase *e2e_tcase(Suite *s, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+int e2e_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The test side of the end-to-end suite: runs probes under LD_PRELOAD and checks what they print. */
+#ifndef FR_E2E_HARNESS_H
+#define FR_E2E_HARNESS_H
+
+#include <check.h>
+#include <stdint.h>
+
+/* What one run of a probe produced. */
+struct e2e_result {
+	int status; /* wait status, as waitpid reports it */
+	char *out;  /* captured stdout, NUL-terminated */
+	char *err;  /* captured stderr, NUL-terminated: only the library writes there */
+};
+
+/* How to run a probe. */
+struct e2e_opts {
+	const char *const *env; /* extra NAME=VALUE strings, NULL-terminated, or NULL */
+	int no_preload;         /* nonzero: leave LD_PRELOAD unset */
+	long timens_mono_sec;   /* nonzero: run in a new time namespace with this monotonic offset */
+};
+
+/* Check refuses messages longer than a few kilobytes: show at most this much of an output. */
+#define E2E_SHOWN 1200
+
+/* Runs argv[0] with the inherited environment minus LD_PRELOAD and FASTRAW_*, plus
+   LD_PRELOAD=$FASTRAW_LIB and opts->env. Fails the current Check test on setup errors. */
+void e2e_run(struct e2e_result *r, const struct e2e_opts *opts, const char *const argv[]);
+void e2e_result_free(struct e2e_result *r);
+
+/* Asserts that the probe exited with status 0, showing its output otherwise. */
+void e2e_assert_ok(const struct e2e_result *r);
+/* Asserts that the library wrote nothing to stderr. */
+void e2e_assert_quiet(const struct e2e_result *r);
+/* Asserts the probe's "served=" line names the library in FASTRAW_LIB. */
+void e2e_assert_served(const struct e2e_result *r, const char *key);
+
+/* The value of an environment variable the test needs; fails the test when unset. */
+const char *e2e_need_env(const char *name);
+
+int e2e_count_lines(const char *s);
+int e2e_count_lines_with(const char *s, const char *needle);
+/* The integer in the first line "key=<n>" of s; fails the test when there is none. */
+int64_t e2e_int_value(const char *s, const char *key);
+
+/* The kernel's CLOCK_MONOTONIC_RAW now, in nanoseconds. */
+int64_t e2e_kernel_raw_ns(void);
+
+/* The counter the library picks without FASTRAW_TSC: rdtscp where the CPU has it, else lfence. */
+const char *e2e_default_counter(void);
+int e2e_cpu_has_rdtscp(void);
+
+/* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
+   it, this clocksource, the given counter (NULL: the default) and ending in "active". */
+void e2e_assert_debug_active(const char *err, const char *counter);
+
+/* Runs the suite; the exit status of a test program. */
+int e2e_run_suite(Suite *s);
+/* A test case with a timeout long enough for a million kernel calls. */
+TCase *e2e_tcase(Suite *s, const char *name);
+
+#define E2E_ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define E2E_ENV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* What the probe programs share: a clock read bracketed by two kernel reads, and where a symbol is served from. */
+#ifndef FR_E2E_PROBE_H
+#define FR_E2E_PROBE_H
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "ksys.h"
+
+typedef int (*e2e_clock_fn)(clockid_t clk, struct timespec *ts);
+
+/* A count of bracketed reads; the first bad one is kept so that it can be printed. */
+struct e2e_tally {
+	uint64_t samples, violations;
+	int64_t min_ns, max_ns;
+	int bad_ret;
+	struct timespec bad[3];
+};
+
+/* Reads clk through fn between two kernel reads; returns 1 when the answer lies between them.
+   Only arithmetic on *t: safe in a signal handler that owns t. */
+static inline int e2e_bracket(struct e2e_tally *t, e2e_clock_fn fn, clockid_t clk)
+{
+	struct timespec a, m = { -1, -1 }, b;
+	long ka, kb;
+	int ret, ok;
+
+	ka = k_clock_gettime(clk, &a);
+	ret = fn(clk, &m);
+	kb = k_clock_gettime(clk, &b);
+	ok = ka == 0 && kb == 0 && ret == 0 && m.tv_nsec >= 0 && m.tv_nsec < 1000000000L &&
+	     ts_ns(&a) <= ts_ns(&m) && ts_ns(&m) <= ts_ns(&b);
+	if (t->samples == 0 || ts_ns(&m) < t->min_ns)
+		t->min_ns = ts_ns(&m);
+	if (t->samples == 0 || ts_ns(&m) > t->max_ns)
+		t->max_ns = ts_ns(&m);
+	t->samples++;
+	if (!ok && t->violations++ == 0) {
+		t->bad_ret = ret;
+		t->bad[0] = a;
+		t->bad[1] = m;
+		t->bad[2] = b;
+	}
+	return ok;
+}
+
+static inline void e2e_tally_add(struct e2e_tally *sum, const struct e2e_tally *t)
+{
+	if (t->samples == 0)
+		return;
+	if (sum->samples == 0 || t->min_ns < sum->min_ns)
+		sum->min_ns = t->min_ns;
+	if (sum->samples == 0 || t->max_ns > sum->max_ns)
+		sum->max_ns = t->max_ns;
+	if (sum->violations == 0 && t->violations) {
+		sum->bad_ret = t->bad_ret;
+		sum->bad[0] = t->bad[0];
+		sum->bad[1] = t->bad[1];
+		sum->bad[2] = t->bad[2];
+	}
+	sum->samples += t->samples;
+	sum->violations += t->violations;
+}
+
+/* Prints "<prefix>samples=", "<prefix>violations=", ... lines, and the first bad read. */
+static inline void e2e_tally_print(const char *prefix, const struct e2e_tally *t)
+{
+	printf("%ssamples=%" PRIu64 "\n%sviolations=%" PRIu64 "\n", prefix, t->samples, prefix,
+	       t->violations);
+	printf("%smin_ns=%" PRId64 "\n%smax_ns=%" PRId64 "\n", prefix, t->min_ns, prefix, t->max_ns);
+	if (t->violations)
+		printf("%sfirst_bad: kernel=%lld.%09ld lib=%lld.%09ld (ret %d) kernel=%lld.%09ld\n",
+		       prefix, (long long)t->bad[0].tv_sec, t->bad[0].tv_nsec,
+		       (long long)t->bad[1].tv_sec, t->bad[1].tv_nsec, t->bad_ret,
+		       (long long)t->bad[2].tv_sec, t->bad[2].tv_nsec);
+}
+
+/* The file of the object that the dynamic linker binds sym to, or "?". */
+static inline const char *e2e_served_by(const char *sym)
+{
+	void *p = dlsym(RTLD_DEFAULT, sym);
+	Dl_info info;
+
+	if (!p || !dladdr(p, &info) || !info.dli_fname)
+		return "?";
+	return info.dli_fname;
+}
+
+#endif

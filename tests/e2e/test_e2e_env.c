@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: the FASTRAW_* variables pick the counter, disable the fast path, print the debug line and warn once on bad values. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "harness.h"
+
+#define WARNING "fastraw: warning:"
+
+/* Runs the bracket probe with env and asserts that the reads were right. */
+static void run_env(struct e2e_result *r, const char *const *env)
+{
+	const struct e2e_opts opts = { .env = env };
+
+	e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_BRACKET"), "200000", "2"));
+	e2e_assert_ok(r);
+	e2e_assert_served(r, "served");
+	ck_assert_int_eq(e2e_int_value(r->out, "violations"), 0);
+}
+
+static void assert_one_warning(const struct e2e_result *r, const char *mentions)
+{
+	ck_assert_msg(e2e_count_lines_with(r->err, WARNING) == 1 &&
+			      (!mentions || e2e_count_lines_with(r->err, mentions) == 1),
+		      "want one warning mentioning \"%s\", stderr:\n%.*s", mentions ? mentions : "",
+		      E2E_SHOWN, r->err);
+}
+
+/* Valid settings that ask for no debug output. */
+static const char *const *const quiet_envs[] = {
+	NULL,
+	E2E_ENV("FASTRAW_TSC=lfence"),
+	E2E_ENV("FASTRAW_TSC=rdtsc"),
+	E2E_ENV("FASTRAW_DISABLE=1"),
+	E2E_ENV("FASTRAW_DISABLE=0"),
+	E2E_ENV("FASTRAW_DEBUG=0"),
+};
+
+START_TEST(valid_values_are_quiet)
+{
+	struct e2e_result r;
+
+	run_env(&r, quiet_envs[_i]);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(debug_line_default)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(debug_line_names_counter)
+{
+	static const char *const counters[] = { "lfence", "rdtsc" };
+	char tsc[32];
+	struct e2e_result r;
+
+	snprintf(tsc, sizeof(tsc), "FASTRAW_TSC=%s", counters[_i]);
+	run_env(&r, E2E_ENV(tsc, "FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug_active(r.err, counters[_i]);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(rdtscp_without_cpu_support_falls_back)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_TSC=rdtscp", "FASTRAW_DEBUG=1"));
+	if (e2e_cpu_has_rdtscp()) {
+		ck_assert_int_eq(e2e_count_lines(r.err), 1);
+		e2e_assert_debug_active(r.err, "rdtscp");
+	} else {
+		ck_assert_int_eq(e2e_count_lines(r.err), 2);
+		assert_one_warning(&r, "rdtscp");
+		e2e_assert_debug_active(r.err, "lfence");
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(unknown_counter_warns_once)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_TSC=bogus"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	assert_one_warning(&r, "rdtscp, lfence, rdtsc");
+	e2e_result_free(&r);
+
+	run_env(&r, E2E_ENV("FASTRAW_TSC=bogus", "FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 2);
+	assert_one_warning(&r, "rdtscp, lfence, rdtsc");
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(bad_disable_value_warns_once)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=maybe"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	assert_one_warning(&r, NULL);
+	e2e_result_free(&r);
+
+	/* The default, enabled, is used. */
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=maybe", "FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 2);
+	assert_one_warning(&r, NULL);
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(bad_debug_value_warns_once)
+{
+	struct e2e_result r;
+
+	/* The default, no debug line, is used: the warning is all. */
+	run_env(&r, E2E_ENV("FASTRAW_DEBUG=maybe"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	assert_one_warning(&r, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(disable_is_passthrough)
+{
+	static const char tail[] = " passthrough: disabled by FASTRAW_DISABLE";
+	struct e2e_result r;
+	size_t len;
+
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	len = strlen(r.err) - 1;
+	ck_assert_msg(strncmp(r.err, "fastraw: ", 9) == 0 && len >= strlen(tail) &&
+			      memcmp(r.err + len - strlen(tail), tail, strlen(tail)) == 0,
+		      "want a line ending in \"%s\": %.*s", tail, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* The passthrough line still names the kernel, as the active one does. */
+START_TEST(disabled_line_names_kernel)
+{
+	char want[128 + sizeof(((struct utsname *)0)->release)];
+	struct utsname u;
+	struct e2e_result r;
+
+	ck_assert_int_eq(uname(&u), 0);
+	snprintf(want, sizeof(want), "fastraw: kernel=%s ", u.release);
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1"));
+	ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "want a line starting \"%s\": %.*s",
+		      want, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *env_suite(void)
+{
+	Suite *s = suite_create("e2e_env");
+	TCase *tc = e2e_tcase(s, "env");
+
+	tcase_add_loop_test(tc, valid_values_are_quiet, 0,
+			    (int)(sizeof(quiet_envs) / sizeof(quiet_envs[0])));
+	tcase_add_test(tc, debug_line_default);
+	tcase_add_loop_test(tc, debug_line_names_counter, 0, 2);
+	tcase_add_test(tc, rdtscp_without_cpu_support_falls_back);
+	tcase_add_test(tc, unknown_counter_warns_once);
+	tcase_add_test(tc, bad_disable_value_warns_once);
+	tcase_add_test(tc, bad_debug_value_warns_once);
+	tcase_add_test(tc, disable_is_passthrough);
+	tcase_add_test(tc, disabled_line_names_kernel);
+	return s;
+}
+
+int main(void)
+{
+	return e2e_run_suite(env_suite());
+}

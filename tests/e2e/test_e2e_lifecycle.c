@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: right answers from other libraries' constructors, across fork, in signal handlers and under racing first calls. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+/* Racing first calls are a matter of chance: give the race several fresh processes. */
+#define RACE_RUNS 20
+
+static void run_probe(struct e2e_result *r, const char *probe_var, const char *mode,
+		      const char *const *env)
+{
+	const struct e2e_opts opts = { .env = env };
+
+	e2e_run(r, &opts, E2E_ARGV(e2e_need_env(probe_var), mode));
+	e2e_assert_ok(r);
+	e2e_assert_served(r, "served");
+}
+
+START_TEST(dependency_constructor)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_CTOR", NULL, NULL);
+	e2e_assert_quiet(&r);
+	e2e_assert_served(&r, "ctor_served");
+	ck_assert_int_gt(e2e_int_value(r.out, "ctor_samples"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "ctor_violations"), 0);
+	e2e_result_free(&r);
+
+	run_probe(&r, "FR_PROBE_CTOR", NULL, E2E_ENV("FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(preinit_array)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_PREINIT", NULL, NULL);
+	e2e_assert_quiet(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "preinit_violations"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(fork_children)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_LIFE", "fork", NULL);
+	e2e_assert_quiet(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "before_first_call_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "after_first_call_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "parent_violations"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(signal_handlers)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_LIFE", "signal", NULL);
+	e2e_assert_quiet(&r);
+	ck_assert_int_gt(e2e_int_value(r.out, "handler_samples"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "handler_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "main_violations"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(first_call_in_signal_handler)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_LIFE", "sigfirst", E2E_ENV("FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_int_value(r.out, "handler_samples"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "handler_violations"), 0);
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* However the first calls race, set-up happens once: one debug line, one warning. */
+START_TEST(racing_first_calls)
+{
+	struct e2e_result r;
+
+	for (int i = 0; i < RACE_RUNS; i++) {
+		run_probe(&r, "FR_PROBE_LIFE", "threads", E2E_ENV("FASTRAW_DEBUG=1"));
+		ck_assert_int_eq(e2e_int_value(r.out, "violations"), 0);
+		ck_assert_int_eq(e2e_count_lines(r.err), 1);
+		e2e_assert_debug_active(r.err, NULL);
+		e2e_result_free(&r);
+
+		run_probe(&r, "FR_PROBE_LIFE", "threads", E2E_ENV("FASTRAW_TSC=bogus"));
+		ck_assert_msg(e2e_count_lines(r.err) == 1 &&
+				      e2e_count_lines_with(r.err, "fastraw: warning:") == 1,
+			      "want one warning, stderr:\n%.*s", E2E_SHOWN, r.err);
+		e2e_result_free(&r);
+	}
+}
+END_TEST
+
+static Suite *lifecycle_suite(void)
+{
+	Suite *s = suite_create("e2e_lifecycle");
+	TCase *tc = e2e_tcase(s, "lifecycle");
+
+	tcase_add_test(tc, dependency_constructor);
+	tcase_add_test(tc, preinit_array);
+	tcase_add_test(tc, fork_children);
+	tcase_add_test(tc, signal_handlers);
+	tcase_add_test(tc, first_call_in_signal_handler);
+	tcase_add_test(tc, racing_first_calls);
+	return s;
+}
+
+int main(void)
+{
+	return e2e_run_suite(lifecycle_suite());
+}
