@@ -25,27 +25,45 @@ static uintptr_t parse_hex(const char *s, const char *end)
 	return v;
 }
 
-static int line_ends_with(const char *line, size_t len, const char *name)
+/*
+ * The pathname field of a maps line ("start-end perms offset dev inode   pathname"), or NULL.
+ * A file may be named "x [vdso]": only the whole field identifies a special mapping.
+ */
+static const char *pathname(const char *line, size_t len, size_t *plen)
 {
-	size_t n = strlen(name);
+	const char *p = line, *end = line + len;
 
-	while (len && (line[len - 1] == ' ' || line[len - 1] == '\n'))
-		len--;
-	return len >= n + 1 && memcmp(line + len - n, name, n) == 0 && line[len - n - 1] == ' ';
+	for (int field = 0; field < 5; field++) {
+		while (p < end && *p != ' ')
+			p++;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n'))
+		end--;
+	*plen = (size_t)(end - p);
+	return p < end ? p : NULL;
+}
+
+static int is(const char *path, size_t plen, const char *name)
+{
+	return plen == strlen(name) && memcmp(path, name, plen) == 0;
 }
 
 static void parse_line(const char *line, size_t len, struct fr_maps *out)
 {
+	size_t plen;
+	const char *path = pathname(line, len, &plen);
 	uintptr_t start;
 
-	if (!len || !memchr(line, '[', len))
+	if (!path || path[0] != '[')
 		return;
 	start = parse_hex(line, line + len);
-	if (line_ends_with(line, len, "[vvar]"))
+	if (is(path, plen, "[vvar]"))
 		out->vvar = start;
-	else if (line_ends_with(line, len, "[vvar_vclock]"))
+	else if (is(path, plen, "[vvar_vclock]"))
 		out->vvar_vclock = start;
-	else if (line_ends_with(line, len, "[vdso]"))
+	else if (is(path, plen, "[vdso]"))
 		out->vdso = start;
 }
 
@@ -81,7 +99,7 @@ int fr_maps_read(struct fr_maps *out)
 {
 	char buf[2048];
 	size_t have = 0;
-	int saved = errno, fd, rc = 0;
+	int saved = errno, fd, rc = 0, skipping = 0;
 
 	memset(out, 0, sizeof(*out));
 	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
@@ -97,14 +115,28 @@ int fr_maps_read(struct fr_maps *out)
 			continue;
 		if (n <= 0) {
 			rc = n < 0 ? -1 : 0;
-			merge(out, buf, have);
+			if (!skipping)
+				merge(out, buf, have);
 			break;
 		}
 		have += (size_t)n;
+		if (skipping) {
+			/* The rest of an overlong line: drop it up to its newline. */
+			nl = memchr(buf, '\n', have);
+			if (!nl) {
+				have = 0;
+				continue;
+			}
+			skipping = 0;
+			have -= (size_t)(nl - buf) + 1;
+			memmove(buf, nl + 1, have);
+		}
 		nl = memrchr(buf, '\n', have);
 		if (!nl) {
-			/* A line longer than the buffer: no special mapping has one, drop it. */
-			have = 0;
+			/* A line longer than the buffer: no special mapping has one, skip it whole. */
+			skipping = have == sizeof(buf);
+			if (skipping)
+				have = 0;
 			continue;
 		}
 		merge(out, buf, (size_t)(nl - buf) + 1);

@@ -1,2 +1,24 @@
 # SPDX-License-Identifier: MIT
-# Unit tests of the core, linked statically against fastraw_core.
+# Unit tests of the core, linked statically against fastraw_core: one Check suite and one
+# CTest entry per module, on synthetic pages and counters (no LD_PRELOAD).
+fr_add_check_test(rawmath SOURCES unit/test_rawmath.c LIBS fastraw_core)
+fr_add_check_test(kdata SOURCES unit/test_kdata.c unit/kdata_check.c unit/synth.c LIBS fastraw_core)
+fr_add_check_test(env SOURCES unit/test_env.c LIBS fastraw_core)
+fr_add_check_test(maps SOURCES unit/test_maps.c LIBS fastraw_core)
+fr_add_check_test(vdso_elf SOURCES unit/test_vdso_elf.c LIBS fastraw_core ${CMAKE_DL_LIBS})
+fr_add_check_test(counter SOURCES unit/test_counter.c LIBS fastraw_core)
+foreach(t rawmath kdata env maps vdso_elf counter)
+  set_tests_properties(${t} PROPERTIES LABELS unit TIMEOUT 60)
+endforeach()
+
+# The library's interface, checked on the built file: exports, TEXTREL, dependencies.
+add_test(NAME exports
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>)
+set(fr_allow_deps "")
+if(FASTRAW_SANITIZE)
+  # The sanitizer runtimes and what they pull in.
+  set(fr_allow_deps "libasan.so.* libubsan.so.* libm.so.6 libgcc_s.so.1 libstdc++.so.6")
+endif()
+set_tests_properties(exports PROPERTIES
+  LABELS unit
+  ENVIRONMENT "NM=${CMAKE_NM};READELF=${CMAKE_READELF};FR_ALLOW_DEPS=${fr_allow_deps}")

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of fr_kdata_check, the namespace and mode queries, and the era tables of kdata.c. */
+#include <check.h>
+#include <string.h>
+
+#include "synth.h"
+
+static const struct clockvals good = {
+	.seq = 6, .mode = FR_MODE_TSC, .L = 123456789, .max = 1ULL << 40, .mult = 8004479, .shift = 24,
+	.sec = 100, .B = 0,
+};
+
+/* Pages of era i whose data page 0 holds `good`. */
+static void good_pages(struct synth *s, int i)
+{
+	synth_init(s, i);
+	synth_set_clock(s, 0, &good);
+}
+
+static void expect_reject(struct synth *s, const char *what)
+{
+	const char *why = fr_kdata_check(&s->kd);
+
+	ck_assert_msg(why != NULL, "era %s: fr_kdata_check accepted %s", s->era->name, what);
+	synth_free(s);
+}
+
+START_TEST(accepts_good_pages)
+{
+	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_TSC, FR_MODE_PVCLOCK, FR_MODE_HVCLOCK };
+	/* hrtimer_res: 1 with high-resolution timers, else TICK_NSEC (HZ 1000, 250, 100). */
+	static const uint32_t res[] = { 1, 1000000, 4000000, 10000000 };
+	struct synth s;
+	struct clockvals v = good;
+
+	synth_init(&s, _i);
+	for (size_t k = 0; k < 4; k++) {
+		v.mode = modes[k];
+		synth_set_clock(&s, 0, &v);
+		synth_put32(s.vvar + s.era->hrtimer, res[k]);
+		ck_assert_msg(fr_kdata_check(&s.kd) == NULL, "era %s, mode %u, hrtimer_res %u: %s", s.era->name,
+			      v.mode, res[k], fr_kdata_check(&s.kd));
+		ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 0);
+		ck_assert_int_eq(fr_kdata_mode(&s.kd), (int)v.mode);
+	}
+	/* Mode none carries no clocksource: mult 0 is fine there. */
+	v.mode = FR_MODE_NONE;
+	v.mult = 0;
+	synth_set_clock(&s, 0, &v);
+	ck_assert_ptr_null(fr_kdata_check(&s.kd));
+	synth_free(&s);
+}
+END_TEST
+
+START_TEST(rejects_bad_pages)
+{
+	struct synth s;
+	struct clockvals v = good;
+
+	good_pages(&s, _i);
+	synth_put32(synth_field(&s, 0, 0, 0), good.seq + 2);
+	expect_reject(&s, "entries with different seq");
+
+	v.mode = 5;
+	synth_init(&s, _i);
+	synth_set_clock(&s, 0, &v);
+	expect_reject(&s, "an unknown clock mode");
+
+	good_pages(&s, _i);
+	synth_put32(synth_field(&s, 0, 0, 4), FR_MODE_PVCLOCK);
+	expect_reject(&s, "entries with different modes");
+
+	good_pages(&s, _i);
+	synth_put64(synth_field(&s, 0, 1, 16), 0xffffffffULL);
+	expect_reject(&s, "mask != ~0");
+
+	v = good;
+	v.shift = 64;
+	synth_init(&s, _i);
+	synth_set_clock(&s, 0, &v);
+	expect_reject(&s, "shift 64");
+
+	v = good;
+	v.mult = 0;
+	synth_init(&s, _i);
+	synth_set_clock(&s, 0, &v);
+	expect_reject(&s, "mult 0 in TSC mode");
+
+	static const uint32_t bad_res[] = { 0, 2, 999999, 100000001, 0xffffffffu };
+	for (size_t k = 0; k < sizeof(bad_res) / sizeof(bad_res[0]); k++) {
+		good_pages(&s, _i);
+		synth_put32(s.vvar + s.era->hrtimer, bad_res[k]);
+		expect_reject(&s, "a bad hrtimer_res");
+	}
+
+	v = good;
+	v.seq = 7;
+	synth_init(&s, _i);
+	synth_set_clock(&s, 0, &v);
+	expect_reject(&s, "a seq stuck odd");
+}
+END_TEST
+
+START_TEST(time_namespace_pages)
+{
+	static const struct nsoff off = { 1000, 250000000 };
+	const struct era *e = &eras[_i];
+	struct synth s;
+	struct clockvals v = good;
+
+	synth_init(&s, _i);
+	v.mode = FR_MODE_PVCLOCK;
+	synth_set_clock(&s, e->timens_page ? e->timens_page : 1, &v);
+	synth_set_timens(&s, &off, e->timens_page ? e->timens_mode : 0x7FFFFFFFu);
+	if (!e->timens_page) {
+		/* 5.3-5.5 have no namespaces: that page is one that never settles. */
+		ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 0);
+		expect_reject(&s, "a namespace page in an era without namespaces");
+		return;
+	}
+	ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 1);
+	ck_assert_msg(fr_kdata_check(&s.kd) == NULL, "era %s: %s", e->name, fr_kdata_check(&s.kd));
+	ck_assert_int_eq(fr_kdata_mode(&s.kd), FR_MODE_PVCLOCK);
+	/* The real page must pass the same checks. */
+	synth_put64(synth_field(&s, e->timens_page, 1, 16), 0);
+	expect_reject(&s, "a namespace whose real page has mask 0");
+	/* A namespace page always has seq 1 (kernel/time/namespace.c); 3 is something else. */
+	synth_init(&s, _i);
+	synth_set_clock(&s, e->timens_page, &v);
+	synth_set_timens(&s, &off, e->timens_mode);
+	synth_put32(synth_field(&s, 0, 1, 0), 3);
+	expect_reject(&s, "a namespace page with seq 3");
+	/* The other era's marker is no namespace. */
+	synth_init(&s, _i);
+	synth_set_clock(&s, e->timens_page, &v);
+	synth_set_timens(&s, &off, e->timens_mode ^ 0x80000000u);
+	ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 0);
+	expect_reject(&s, "a namespace page with the other era's marker");
+}
+END_TEST
+
+TCase *kdata_check_tcase(void)
+{
+	TCase *tc = tcase_create("check");
+
+	tcase_add_loop_test(tc, accepts_good_pages, 0, N_ERAS);
+	tcase_add_loop_test(tc, rejects_bad_pages, 0, N_ERAS);
+	tcase_add_loop_test(tc, time_namespace_pages, 0, N_ERAS);
+	return tc;
+}
+
+static void expect_era(const char *release, const char *name)
+{
+	const char *why = "unset";
+	const struct fr_layout *lay = fr_layout_for_release(release, &why);
+
+	ck_assert_msg(lay != NULL, "%s: no layout (%s)", release, why);
+	ck_assert_str_eq(lay->name, name);
+}
+
+static void expect_none(const char *release, const char *mention)
+{
+	const char *why = NULL;
+
+	ck_assert_msg(fr_layout_for_release(release, &why) == NULL, "\"%s\" got a layout", release);
+	ck_assert_msg(why != NULL, "\"%s\": no reason", release);
+	if (mention)
+		ck_assert_msg(strstr(why, mention) != NULL, "\"%s\": reason \"%s\" does not mention %s", release,
+			      why, mention);
+}
+
+START_TEST(layout_for_release)
+{
+	expect_era("6.18.44-fc-v782", "6.17+");
+	expect_era("6.17.0", "6.17+");
+	expect_era("6.16.9", "6.15-6.16");
+	expect_era("6.15.0", "6.15-6.16");
+	expect_era("6.14.11", "6.13-6.14");
+	expect_era("6.13.1", "6.13-6.14");
+	expect_era("6.12.5", "6.10-6.12");
+	expect_era("6.10", "6.10-6.12");
+	expect_era("6.9.12", "6.5-6.9");
+	expect_era("6.5.0-rc1", "6.5-6.9");
+	expect_era("6.4.16", "5.7-6.4");
+	expect_era("6.1.0-28-amd64", "5.7-6.4");
+	expect_era("5.7.0", "5.7-6.4");
+	expect_era("5.6.19", "5.6");
+	expect_era("5.5.0", "5.3-5.5");
+	expect_era("5.3.0", "5.3-5.5");
+	expect_none("5.2.21", "5.3");
+	expect_none("4.19.0", "5.3");
+	expect_none("3.10.0-1160.el7.x86_64", "5.3");
+	expect_none("7.0.0", NULL);
+	expect_none("garbage", NULL);
+	expect_none("", NULL);
+	expect_none("6", NULL);
+	expect_none("6.", NULL);
+}
+END_TEST
+
+START_TEST(layout_by_name)
+{
+	/* Each era key names one layout, the same one its release maps to; partial keys do not match. */
+	static const char *const full[N_ERAS] = { "5.3-5.5", "5.6", "5.7-6.4", "6.5-6.9",
+						  "6.10-6.12", "6.13-6.14", "6.15-6.16", "6.17+" };
+	static const char *const release[N_ERAS] = { "5.4.0", "5.6.1", "5.15.0", "6.8.0",
+						     "6.11.2", "6.14.0", "6.16.1", "6.19.0" };
+	/* §5: [vvar] is 3 pages below the vDSO in 5.3-5.5, 4 in 5.6-6.14, 6 from 6.15; the pvclock page
+	 * is [vvar]+1 until 6.12, then vdso-2 pages: [vvar]+2 (6.13-6.14) and [vvar]+4 (6.15+). */
+	static const uint32_t below[N_ERAS] = { 3, 4, 4, 4, 4, 4, 6, 6 };
+	static const uint32_t vclock[N_ERAS] = { 1, 1, 1, 1, 1, 2, 4, 4 };
+	static const enum fr_rules rules[N_ERAS] = { FR_RULES_5_3, FR_RULES_5_3, FR_RULES_5_3, FR_RULES_6_5,
+						     FR_RULES_6_10, FR_RULES_6_10, FR_RULES_6_10, FR_RULES_6_10 };
+	const struct fr_layout *lay = fr_layout_by_name(eras[_i].name);
+	const char *why;
+
+	ck_assert_ptr_nonnull(lay);
+	ck_assert_str_eq(lay->name, full[_i]);
+	ck_assert_ptr_eq(fr_layout_for_release(release[_i], &why), lay);
+	ck_assert_uint_eq(lay->pages_below, below[_i]);
+	ck_assert_uint_eq(lay->vclock_page, vclock[_i]);
+	ck_assert_int_eq(lay->rules, rules[_i]);
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert_ptr_null(fr_layout_by_name("6.1"));
+	ck_assert_ptr_null(fr_layout_by_name("4.19"));
+	ck_assert_ptr_null(fr_layout_by_name("7"));
+	ck_assert_str_eq(fr_mode_name(FR_MODE_NONE), "none");
+	ck_assert_str_eq(fr_mode_name(FR_MODE_TSC), "tsc");
+	ck_assert_str_eq(fr_mode_name(FR_MODE_PVCLOCK), "pvclock");
+	ck_assert_str_eq(fr_mode_name(FR_MODE_HVCLOCK), "hvclock");
+	ck_assert_str_eq(fr_mode_name(0x7FFFFFFF), "unknown");
+}
+END_TEST
+
+TCase *kdata_release_tcase(void)
+{
+	TCase *tc = tcase_create("layouts");
+
+	tcase_add_test(tc, layout_for_release);
+	tcase_add_loop_test(tc, layout_by_name, 0, N_ERAS);
+	tcase_add_test(tc, names);
+	return tc;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Synthetic vDSO data pages of each era, laid out from KERNEL-DATA.md, and their expected readings. */
+#ifndef FR_TEST_SYNTH_H
+#define FR_TEST_SYNTH_H
+
+#include <check.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "kdata.h"
+#include "model.h"
+
+/*
+ * One era's page geometry as KERNEL-DATA.md states it (§2.4-2.7 offsets, §5 modes, §8 namespaces),
+ * kept apart from src/kdata.c's table so that the pages test the library's offsets.
+ */
+struct era {
+	const char *name;      /* key for fr_layout_by_name */
+	enum m_era rules;      /* §3 delta rules */
+	uint32_t raw;          /* CS_RAW entry (clock_data[1]) in the data page, §2.7 */
+	uint32_t size;         /* one clock entry: clock_data[0] is at raw - size */
+	int has_max;           /* max_cycles at +16, and mask/mult/shift/basetime 8 bytes later (6.10+) */
+	uint32_t hrtimer;      /* hrtimer_res in the data page */
+	uint32_t timens_page;  /* page of [vvar] with the real data inside a namespace; 0: no namespaces */
+	uint32_t timens_mode;  /* clock_mode marking a namespace page */
+};
+
+#define N_ERAS 8
+extern const struct era eras[N_ERAS];
+
+#define SYNTH_PAGES 4
+
+/*
+ * Pages of one era: [vvar] (four pages, enough for every timens slot) and a pvclock page. Only
+ * page 0 is accessible at first; writing a page makes it accessible, as using it does in the kernel.
+ */
+struct synth {
+	const struct era *era;
+	uint8_t *vvar;
+	uint8_t *pv;
+	int pv_open;
+	unsigned open; /* bit n: [vvar] page n accessible */
+	struct fr_kdata kd;
+};
+
+/* The fields a test writes into both clock entries of a data page. */
+struct clockvals {
+	uint32_t seq;
+	uint32_t mode;
+	uint64_t L;     /* cycle_last */
+	uint64_t max;   /* max_cycles (6.10+) */
+	uint32_t mult;
+	uint32_t shift;
+	uint64_t sec;   /* basetime[CLOCK_MONOTONIC_RAW].sec */
+	uint64_t B;     /* basetime[CLOCK_MONOTONIC_RAW].nsec, shifted left by shift */
+};
+
+/* struct pvclock_vcpu_time_info, §6. */
+struct pvvals {
+	uint32_t version;
+	uint64_t tsts;
+	uint64_t sys;
+	uint32_t mul;
+	int8_t shift;
+	uint8_t flags;
+};
+
+/* The RAW offset of a time namespace ({s64 sec, u64 nsec} in place of basetime[4]). */
+struct nsoff {
+	int64_t sec;
+	uint64_t nsec;
+};
+
+void synth_init(struct synth *s, int era_index);
+void synth_free(struct synth *s);
+/* Writes both entries of data page `page` (RAW gets v; clock_data[0] a different clocksource) and hrtimer_res. */
+void synth_set_clock(struct synth *s, uint32_t page, const struct clockvals *v);
+void synth_set_pv(struct synth *s, const struct pvvals *p);
+/* Makes the pvclock page fault again, as it does while the clock mode is not pvclock. */
+void synth_close_pv(struct synth *s);
+/* Makes page 0 a time-namespace page with RAW offset off; the real data belongs on era->timens_page. */
+void synth_set_timens(struct synth *s, const struct nsoff *off, uint32_t marker);
+/* A field of an entry: idx 0 = clock_data[0], 1 = CS_RAW; off from §2.4 (without the max_cycles shift). */
+uint8_t *synth_field(struct synth *s, uint32_t page, int idx, uint32_t off);
+void synth_put32(uint8_t *p, uint32_t v);
+void synth_put64(uint8_t *p, uint64_t v);
+
+/*
+ * What the era's vDSO answers for these pages and one counter value (§3, §6, §8): 1 and *ts,
+ * or 0 when the library must leave the call to the real vDSO (syscall, or kernels disagree).
+ */
+int synth_expect(const struct era *e, const struct clockvals *v, const struct pvvals *p,
+		 const struct nsoff *ns, uint64_t counter, struct timespec *ts);
+
+/* The synthetic counter: first at the first call (after adding 2 to the u32 at bump, if set), then later. */
+void synth_ctr_set(uint64_t first, uint64_t later, uint8_t *bump);
+unsigned synth_ctr_calls(void);
+/* One reading with the synthetic counter: g = 0 the fast path, g = 1 the reference (general) path. */
+int synth_read(struct synth *s, int g, struct timespec *ts);
+/* Both readings with counter value c give the era's answer for c (or both pass the call on). */
+void synth_check_read(struct synth *s, const struct clockvals *v, const struct pvvals *p,
+		      const struct nsoff *ns, uint64_t c, const char *what);
+
+/* Test cases of fr_kdata_check and the layout tables (kdata_check.c). */
+TCase *kdata_check_tcase(void);
+TCase *kdata_release_tcase(void);
+
+#endif

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the counter reads and the CPUID probe, checked against the kernel's /proc/cpuinfo flags. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counter.h"
+#include "fastpath.h"
+
+/* Whether the first "flags" line of /proc/cpuinfo lists flag as a whole word; -1 without /proc. */
+static int cpuinfo_flag(const char *flag)
+{
+	static char line[8192];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL;
+
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		found = 0;
+		for (char *w = strtok_r(strchr(line, ':') + 1, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+			if (strcmp(w, flag) == 0)
+				found = 1;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+START_TEST(probe_matches_cpuinfo)
+{
+	struct fr_cpu_features f;
+	int rdtscp = cpuinfo_flag("rdtscp"), constant = cpuinfo_flag("constant_tsc");
+	int nonstop = cpuinfo_flag("nonstop_tsc");
+
+	memset(&f, 0xa5, sizeof(f));
+	fr_cpu_probe_cpuid(&f);
+	ck_assert(f.rdtscp == 0 || f.rdtscp == 1);
+	ck_assert(f.invariant_tsc == 0 || f.invariant_tsc == 1);
+	if (rdtscp < 0) {
+		fprintf(stderr, "counter: no /proc/cpuinfo; probe not cross-checked\n");
+		return;
+	}
+	/* The kernel sets rdtscp from CPUID 0x80000001 EDX 27, and constant+nonstop from 0x80000007 EDX 8. */
+	ck_assert_int_eq(f.rdtscp, rdtscp);
+	ck_assert_int_eq(f.invariant_tsc, constant && nonstop);
+	/* The library's replaceable probe starts as the real one. */
+	ck_assert_ptr_eq(fr_cpu_probe, fr_cpu_probe_cpuid);
+}
+END_TEST
+
+START_TEST(names)
+{
+	ck_assert_str_eq(fr_counter_name(FR_CTR_RDTSCP), "rdtscp");
+	ck_assert_str_eq(fr_counter_name(FR_CTR_LFENCE), "lfence");
+	ck_assert_str_eq(fr_counter_name(FR_CTR_RDTSC), "rdtsc");
+	ck_assert_str_eq(fr_counter_name((enum fr_counter_mode)7), "?");
+}
+END_TEST
+
+/* Pins the thread to the CPU it runs on: TSCs of different CPUs need not agree (tsc=unstable guests). */
+static void pin(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+	ck_assert_int_ge(cpu, 0);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+START_TEST(monotonic_in_a_thread)
+{
+	/* _i: 0 lfence;rdtsc, 1 rdtsc. The rdtscp read is never called here unless the CPU has it. */
+	static const enum fr_counter_mode modes[] = { FR_CTR_LFENCE, FR_CTR_RDTSC };
+	fr_counter_fn f = fr_counter_for(modes[_i]);
+	uint64_t first, prev, now;
+	int back = 0;
+
+	ck_assert_ptr_nonnull(f);
+	pin();
+	first = prev = f();
+	for (int n = 0; n < 200000; n++) {
+		now = f();
+		if (now < prev)
+			back++;
+		prev = now;
+	}
+	ck_assert_msg(back == 0, "%s went backwards %d times", fr_counter_name(modes[_i]), back);
+	ck_assert_uint_gt(prev, first);
+}
+END_TEST
+
+START_TEST(rdtscp_only_when_present)
+{
+	struct fr_cpu_features feat;
+	fr_counter_fn f = fr_counter_for(FR_CTR_RDTSCP);
+
+	/* Distinct reads for distinct modes, without calling the rdtscp one. */
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_ne(f, fr_counter_for(FR_CTR_LFENCE));
+	ck_assert_ptr_ne(f, fr_counter_for(FR_CTR_RDTSC));
+	ck_assert_ptr_ne(fr_counter_for(FR_CTR_LFENCE), fr_counter_for(FR_CTR_RDTSC));
+	fr_cpu_probe_cpuid(&feat);
+	if (!feat.rdtscp) {
+		fprintf(stderr, "counter: this CPU has no RDTSCP; its read is not executed\n");
+		return;
+	}
+	pin();
+	uint64_t a = f(), b = f();
+
+	ck_assert_uint_ge(b, a);
+}
+END_TEST
+
+static Suite *counter_suite(void)
+{
+	Suite *s = suite_create("counter");
+	TCase *tc = tcase_create("counter");
+
+	tcase_add_test(tc, probe_matches_cpuinfo);
+	tcase_add_test(tc, names);
+	tcase_add_loop_test(tc, monotonic_in_a_thread, 0, 2);
+	tcase_add_test(tc, rdtscp_only_when_present);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(counter_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

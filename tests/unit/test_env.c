@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of fr_env_parse on constructed environment blocks. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env.h"
+
+static struct fr_env parse(char **envp)
+{
+	struct fr_env e;
+
+	/* Garbage first: the parser must reset everything itself. */
+	memset(&e, 0xa5, sizeof(e));
+	fr_env_parse(envp, &e);
+	return e;
+}
+
+static void expect_defaults(const struct fr_env *e)
+{
+	ck_assert_int_eq(e->tsc_set, 0);
+	ck_assert_int_eq(e->disable, 0);
+	ck_assert_int_eq(e->debug, 0);
+	ck_assert_int_eq(e->nwarn, 0);
+}
+
+START_TEST(tsc_values)
+{
+	static const struct {
+		const char *entry;
+		enum fr_counter_mode mode;
+	} ok[] = { { "FASTRAW_TSC=rdtscp", FR_CTR_RDTSCP },
+		   { "FASTRAW_TSC=lfence", FR_CTR_LFENCE },
+		   { "FASTRAW_TSC=rdtsc", FR_CTR_RDTSC } };
+	char buf[64];
+	char *envp[] = { "HOME=/root", buf, "LANG=C", NULL };
+
+	strcpy(buf, ok[_i].entry);
+	struct fr_env e = parse(envp);
+
+	ck_assert_int_eq(e.tsc_set, 1);
+	ck_assert_int_eq(e.tsc, ok[_i].mode);
+	ck_assert_int_eq(e.nwarn, 0);
+	ck_assert_int_eq(e.disable, 0);
+	ck_assert_int_eq(e.debug, 0);
+}
+END_TEST
+
+START_TEST(tsc_unknown_warns)
+{
+	static const char *const bad[] = { "FASTRAW_TSC=fast", "FASTRAW_TSC=RDTSC", "FASTRAW_TSC=rdtsc ",
+					   "FASTRAW_TSC=rdtscpp", "FASTRAW_TSC=lfence,rdtsc" };
+	char buf[64];
+	char *envp[] = { buf, NULL };
+
+	strcpy(buf, bad[_i]);
+	struct fr_env e = parse(envp);
+
+	ck_assert_int_eq(e.tsc_set, 0);
+	ck_assert_int_eq(e.nwarn, 1);
+	ck_assert_str_eq(e.warn[0].name, "FASTRAW_TSC");
+	ck_assert_str_eq(e.warn[0].value, bad[_i] + strlen("FASTRAW_TSC="));
+	/* The value points into the environment block itself: no copy, no allocation. */
+	ck_assert_ptr_eq(e.warn[0].value, buf + strlen("FASTRAW_TSC="));
+	ck_assert_str_eq(e.warn[0].accepted, "rdtscp, lfence, rdtsc");
+}
+END_TEST
+
+START_TEST(flags)
+{
+	/* _i: 0 FASTRAW_DISABLE, 1 FASTRAW_DEBUG. */
+	const char *name = _i ? "FASTRAW_DEBUG" : "FASTRAW_DISABLE";
+	static const char *const bad[] = { "yes", "2", "01", "true", " 1" };
+	char buf[64];
+	char *envp[] = { "PATH=/bin", buf, NULL };
+	struct fr_env e;
+
+	snprintf(buf, sizeof(buf), "%s=1", name);
+	e = parse(envp);
+	ck_assert_int_eq(_i ? e.debug : e.disable, 1);
+	ck_assert_int_eq(_i ? e.disable : e.debug, 0);
+	ck_assert_int_eq(e.nwarn, 0);
+
+	snprintf(buf, sizeof(buf), "%s=0", name);
+	e = parse(envp);
+	expect_defaults(&e);
+
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		snprintf(buf, sizeof(buf), "%s=%s", name, bad[k]);
+		e = parse(envp);
+		ck_assert_int_eq(e.disable, 0);
+		ck_assert_int_eq(e.debug, 0);
+		ck_assert_int_eq(e.nwarn, 1);
+		ck_assert_str_eq(e.warn[0].name, name);
+		ck_assert_str_eq(e.warn[0].value, bad[k]);
+		ck_assert_str_eq(e.warn[0].accepted, "0, 1");
+	}
+}
+END_TEST
+
+START_TEST(empty_values_are_unset)
+{
+	char *envp[] = { "FASTRAW_TSC=", "FASTRAW_DISABLE=", "FASTRAW_DEBUG=", NULL };
+	struct fr_env e = parse(envp);
+
+	expect_defaults(&e);
+}
+END_TEST
+
+START_TEST(null_and_empty_envp)
+{
+	char *none[] = { NULL };
+	struct fr_env e = parse(NULL);
+
+	expect_defaults(&e);
+	e = parse(none);
+	expect_defaults(&e);
+}
+END_TEST
+
+START_TEST(unrelated_and_prefix_traps_ignored)
+{
+	char *envp[] = { "PATH=/usr/bin:/bin", "FASTRAW=1", "FASTRAW_=rdtsc", "FASTRAW_TSCX=1",
+			 "FASTRAW_TSC_MODE=rdtsc", "FASTRAW_DISABLED=1", "FASTRAW_DEBUGGING=1",
+			 "XFASTRAW_TSC=rdtsc", "fastraw_tsc=rdtsc", "FASTRAW_TSC", "FASTRAW_DEBUG", "=", "",
+			 "LD_PRELOAD=/usr/lib/libfastraw.so", NULL };
+	struct fr_env e = parse(envp);
+
+	expect_defaults(&e);
+}
+END_TEST
+
+START_TEST(all_together)
+{
+	char *envp[] = { "FASTRAW_DEBUG=1", "TERM=xterm", "FASTRAW_TSC=rdtsc", "FASTRAW_DISABLE=1", NULL };
+	struct fr_env e = parse(envp);
+
+	ck_assert_int_eq(e.tsc_set, 1);
+	ck_assert_int_eq(e.tsc, FR_CTR_RDTSC);
+	ck_assert_int_eq(e.disable, 1);
+	ck_assert_int_eq(e.debug, 1);
+	ck_assert_int_eq(e.nwarn, 0);
+}
+END_TEST
+
+START_TEST(warnings_are_bounded)
+{
+	/* More bad values than warning slots: the first FR_ENV_MAX_WARN are kept, nothing overflows. */
+	char *envp[] = { "FASTRAW_TSC=a", "FASTRAW_DISABLE=b", "FASTRAW_DEBUG=c", "FASTRAW_TSC=d",
+			 "FASTRAW_DISABLE=e", "FASTRAW_DEBUG=f", "FASTRAW_TSC=g", NULL };
+	struct fr_env e = parse(envp);
+
+	ck_assert_int_eq(e.nwarn, FR_ENV_MAX_WARN);
+	ck_assert_str_eq(e.warn[0].value, "a");
+	ck_assert_str_eq(e.warn[1].value, "b");
+	ck_assert_str_eq(e.warn[FR_ENV_MAX_WARN - 1].name, "FASTRAW_TSC");
+	ck_assert_int_eq(e.tsc_set, 0);
+}
+END_TEST
+
+static Suite *env_suite(void)
+{
+	Suite *s = suite_create("env");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, tsc_values, 0, 3);
+	tcase_add_loop_test(tc, tsc_unknown_warns, 0, 5);
+	tcase_add_loop_test(tc, flags, 0, 2);
+	tcase_add_test(tc, empty_values_are_unset);
+	tcase_add_test(tc, null_and_empty_envp);
+	tcase_add_test(tc, unrelated_and_prefix_traps_ignored);
+	tcase_add_test(tc, all_together);
+	tcase_add_test(tc, warnings_are_bounded);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(env_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the vDSO symbol lookup: the live image, copies with one hash table, and non-images. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
+
+#include "vdso_elf.h"
+
+static const char *const names[] = { "__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
+				     "__vdso_time", "__vdso_getcpu" };
+#define N_NAMES (sizeof(names) / sizeof(names[0]))
+
+static const void *live(void)
+{
+	const void *base = (const void *)getauxval(AT_SYSINFO_EHDR);
+
+	ck_assert_ptr_nonnull(base);
+	return base;
+}
+
+/* The size of the image: its section headers are the last thing in it (the vDSO is a whole ELF file). */
+static size_t image_size(const void *base)
+{
+	const ElfW(Ehdr) *eh = base;
+
+	return eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+}
+
+/* Where the dynamic loader, independently, put name@LINUX_2.6 (it maps the vDSO as linux-vdso.so.1). */
+static void *loader_sym(const char *name)
+{
+	void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	ck_assert_msg(h != NULL, "the loader does not know linux-vdso.so.1: %s", dlerror());
+	return dlvsym(h, name, "LINUX_2.6");
+}
+
+START_TEST(live_lookups)
+{
+	const char *base = live();
+	size_t size = image_size(base);
+
+	ck_assert_ptr_eq(fr_vdso_base(), base);
+	for (size_t i = 0; i < N_NAMES; i++) {
+		void *p = fr_vdso_sym(base, names[i], "LINUX_2.6");
+
+		ck_assert_msg(p != NULL, "%s@LINUX_2.6 not found", names[i]);
+		ck_assert_msg((const char *)p > base && (const char *)p < base + size, "%s outside the image", names[i]);
+		ck_assert_ptr_eq(p, loader_sym(names[i]));
+		/* Any version: the same symbol. */
+		ck_assert_ptr_eq(fr_vdso_sym(base, names[i], NULL), p);
+		ck_assert_ptr_null(fr_vdso_sym(base, names[i], "LINUX_9.9"));
+		ck_assert_ptr_null(fr_vdso_sym(base, names[i], "LINUX_2.6.1"));
+	}
+	/* clock_gettime is the weak alias of __vdso_clock_gettime. */
+	ck_assert_ptr_eq(fr_vdso_sym(base, "clock_gettime", "LINUX_2.6"),
+			 fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6"));
+	ck_assert_ptr_null(fr_vdso_sym(base, "__vdso_clock_gettime_nope", "LINUX_2.6"));
+	ck_assert_ptr_null(fr_vdso_sym(base, "__vdso_clock_gettim", NULL));
+	ck_assert_ptr_null(fr_vdso_sym(base, "", NULL));
+	/* The version definition's own name is an ABS object, not a function. */
+	ck_assert_ptr_null(fr_vdso_sym(base, "LINUX_2.6", NULL));
+}
+END_TEST
+
+START_TEST(live_function_works)
+{
+	int (*cg)(clockid_t, struct timespec *) =
+		(int (*)(clockid_t, struct timespec *))fr_vdso_sym(live(), "__vdso_clock_gettime", "LINUX_2.6");
+	struct timespec a, b;
+
+	ck_assert_ptr_nonnull(cg);
+	ck_assert_int_eq(cg(CLOCK_MONOTONIC, &a), 0);
+	ck_assert_int_eq(clock_gettime(CLOCK_MONOTONIC, &b), 0);
+	ck_assert(b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec));
+	ck_assert_int_lt(b.tv_sec - a.tv_sec, 2);
+}
+END_TEST
+
+/* A copy of the live image with dynamic tags tag1 and tag2 turned into DT_DEBUG; *found counts them. */
+static char *copy_without(ElfW(Sxword) tag1, ElfW(Sxword) tag2, int *found)
+{
+	const char *base = live();
+	size_t size = image_size(base);
+	char *copy = aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
+	const ElfW(Ehdr) *eh;
+	const ElfW(Phdr) *ph;
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, base, size);
+	eh = (const ElfW(Ehdr) *)copy;
+	ph = (const ElfW(Phdr) *)(copy + eh->e_phoff);
+	*found = 0;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_DYNAMIC)
+			continue;
+		/* d_ptr values are offsets in the image (p_vaddr 0): the copy resolves them against itself. */
+		for (ElfW(Dyn) *d = (ElfW(Dyn) *)(copy + ph[i].p_offset); d->d_tag != DT_NULL; d++) {
+			if (d->d_tag == tag1 || d->d_tag == tag2) {
+				d->d_tag = DT_DEBUG;
+				(*found)++;
+			}
+		}
+	}
+	return copy;
+}
+
+/* Lookups in a copy give the live offsets; the names of the hash each copy keeps. */
+static void compare_copy(const char *copy, const char *which)
+{
+	const char *base = live();
+
+	for (size_t i = 0; i < N_NAMES; i++) {
+		const char *want = fr_vdso_sym(base, names[i], "LINUX_2.6");
+		const char *got = fr_vdso_sym(copy, names[i], "LINUX_2.6");
+
+		ck_assert_msg(got != NULL, "%s: %s not found", which, names[i]);
+		ck_assert_msg(got - copy == want - base, "%s: %s at +%#lx, live +%#lx", which, names[i],
+			      (long)(got - copy), (long)(want - base));
+		ck_assert_ptr_eq(fr_vdso_sym(copy, names[i], NULL), got);
+		ck_assert_ptr_null(fr_vdso_sym(copy, names[i], "LINUX_9.9"));
+	}
+	ck_assert_ptr_null(fr_vdso_sym(copy, "no_such_symbol", NULL));
+}
+
+START_TEST(sysv_hash_only)
+{
+	int found, has_hash;
+	char *copy = copy_without(DT_GNU_HASH, DT_GNU_HASH, &found);
+
+	free(copy_without(DT_HASH, DT_HASH, &has_hash));
+	if (!has_hash) {
+		fprintf(stderr, "vdso_elf: the live vDSO has no DT_HASH; only the GNU hash path is tested\n");
+		free(copy);
+		return;
+	}
+	ck_assert_msg(found, "the live vDSO has no DT_GNU_HASH to disable");
+	compare_copy(copy, "DT_HASH only");
+	free(copy);
+}
+END_TEST
+
+START_TEST(gnu_hash_only)
+{
+	int found;
+	char *copy = copy_without(DT_HASH, DT_HASH, &found);
+
+	compare_copy(copy, "DT_GNU_HASH only");
+	free(copy);
+}
+END_TEST
+
+START_TEST(no_hash_table)
+{
+	int found;
+	char *copy = copy_without(DT_HASH, DT_GNU_HASH, &found);
+
+	ck_assert_int_ge(found, 1);
+	ck_assert_ptr_null(fr_vdso_sym(copy, "__vdso_clock_gettime", "LINUX_2.6"));
+	ck_assert_ptr_null(fr_vdso_sym(copy, "__vdso_clock_gettime", NULL));
+	free(copy);
+}
+END_TEST
+
+START_TEST(not_an_image)
+{
+	static char zeros[4096] __attribute__((aligned(64)));
+	static char text[4096] __attribute__((aligned(64))) = "this is not an ELF file";
+	char *elf32 = aligned_alloc(4096, 8192);
+
+	ck_assert_ptr_null(fr_vdso_sym(NULL, "__vdso_clock_gettime", "LINUX_2.6"));
+	ck_assert_ptr_null(fr_vdso_sym(zeros, "__vdso_clock_gettime", "LINUX_2.6"));
+	ck_assert_ptr_null(fr_vdso_sym(text, "__vdso_clock_gettime", NULL));
+	/* A 32-bit ELF identity is not this process's vDSO. */
+	memcpy(elf32, live(), 4096);
+	elf32[EI_CLASS] = ELFCLASS32;
+	ck_assert_ptr_null(fr_vdso_sym(elf32, "__vdso_clock_gettime", NULL));
+	free(elf32);
+}
+END_TEST
+
+static Suite *vdso_elf_suite(void)
+{
+	Suite *s = suite_create("vdso_elf");
+	TCase *tc = tcase_create("lookup");
+
+	tcase_add_test(tc, live_lookups);
+	tcase_add_test(tc, live_function_works);
+	tcase_add_test(tc, sysv_hash_only);
+	tcase_add_test(tc, gnu_hash_only);
+	tcase_add_test(tc, no_hash_table);
+	tcase_add_test(tc, not_an_image);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(vdso_elf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
