@@ -37,12 +37,17 @@ fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 /* The pages found at initialisation; written before the function pointer that reads them is published. */
 struct fr_kdata fr_kd;
 
-/* The general path of an instance ignores the counter argument: its own read is inlined. */
+/*
+ * An instance answers in libc's convention; its general path, out of line, ignores the counter
+ * argument (its own read is inlined) and passes the call through when it cannot answer.
+ */
 #define FR_INSTANCE(rules, fs, ctr)                                                                   \
 	static __attribute__((noinline, cold)) int general_##rules##_##ctr(                         \
 		const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)                \
 	{                                                                                             \
-		return fr_raw_read_general(kd, rules, fs, ctr_##ctr, ts);                            \
+		if (fr_raw_read_general(kd, rules, fs, ctr_##ctr, ts) == FR_OK)                       \
+			return 0;                                                                     \
+		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                       \
 	}                                                                                             \
 	static int raw_##rules##_##ctr(struct timespec *ts)                                           \
 	{                                                                                             \

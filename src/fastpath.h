@@ -124,64 +124,54 @@ fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs,
 typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
 
 /*
- * The fast reading: the common case of fr_raw_read_general with a short dependent chain after
- * the counter read, and the general path, out of line, for everything else.
+ * The fast reading of one data entry whose seq (even) has been read: the common case of
+ * fr_raw_read_general in as few instructions as possible (with lfence each one counts), and the
+ * general path, out of line, for everything else. off_sec/off_nsec are a time namespace's
+ * offsets, constant 0 outside one.
  *
- * With pvclock the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock always
- * registers at NSEC_PER_SEC), and while 0 <= d < 2^62, d <= max_cycles and B + d * 2^s does
- * not wrap, every era's formula ((B + d * mult) >> s, masks and tests included) is exactly
- * (B >> s) + d with d = kc - L. Then kc = system_time + scaled gives
+ * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
+ * NSEC_PER_SEC). Let kc = system_time + scaled be the kvmclock value and d = kc - L. While
+ * 0 <= d < 2^32, d <= max_cycles (6.10+) and B, L < 2^62, every era's formula, masks and tests
+ * included, is exactly (B + d * 2^s) >> s = (B >> s) + d, so
  *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
- * where the bracket is computed before the counter is read. lim1 = 0 disables the shortcut.
+ * with the bracket computed before the counter is read: after it stand only sub, shift, two
+ * multiplies and adds. Anything else (including d = 0 cases the shortcut would also get right)
+ * is simply given to the general path.
  */
 static inline __attribute__((always_inline)) int
-fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
-		 fr_general_fn general, struct timespec *ts)
+fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
+	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, uint64_t off_sec, uint64_t off_nsec,
+	      struct timespec *ts)
 {
-	const volatile uint8_t *entry = kd->raw0;
-	const volatile uint8_t *pv = kd->vclock;
-	uint64_t off_sec = 0, off_nsec = 0;
-	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
+	uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+	uint64_t base_nsec = FR_LD64(base + 8);
+	uint64_t sec = FR_LD64(base) + off_sec;
+	uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+	uint64_t lim = 0xffffffffu;
 
-	if (FR_UNLIKELY(seq & 1)) {
-		const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
-
-		if (!kd->raw_ns || FR_LD32(entry + FR_OFF_MODE) != kd->lay->timens_mode)
-			return general(kd, counter, ts);
-		off_sec = FR_LD64(off);
-		off_nsec = FR_LD64(off + 8);
-		entry = kd->raw_ns;
-		seq = FR_LD32(entry + FR_OFF_SEQ);
-		if (FR_UNLIKELY(seq & 1))
-			return general(kd, counter, ts);
-	}
-	FR_BARRIER();
-	if (FR_LIKELY(FR_LD32(entry + FR_OFF_MODE) == FR_MODE_PVCLOCK && pv)) {
-		uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		uint64_t base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
-		uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		uint64_t sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID) + off_sec;
-		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
-		uint64_t tsc_timestamp, system_time, lim1 = 0, fast, delta, scaled;
-		uint32_t mul;
+	if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
+		lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+	if (FR_UNLIKELY((base_nsec | cycle_last) >> 62))
+		return general(kd, counter, ts);
+	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
+		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
+		const volatile uint8_t *pv = kd->pv_fast;
+		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u, mul;
+		uint64_t tsc_timestamp, system_time, fast, delta, scaled;
 		int8_t pshift;
 
 		FR_BARRIER();
-		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
-			return general(kd, counter, ts);
 		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		mul = FR_LD32(pv + FR_PV_MUL);
 		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		if (shift < 32 && mult == (1u << shift) && cycle_last < FR_BIT62 && pshift <= 0) {
-			lim1 = (~base_nsec) >> shift;
-			if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim1)
-				lim1 = FR_LD64(entry + FR_OFF_MAX_CYCLES);
-			if (lim1 >= FR_BIT62)
-				lim1 = FR_BIT62 - 1;
-			lim1++;
-		}
-		fast = (base_nsec >> (shift & 63)) + system_time - cycle_last + off_nsec;
+		/* shift >= 64 masks as the vDSO's own shifts do; pow2 mult implies shift < 32. */
+		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
+				mult != 1ull << (shift & 63) || pshift > 0))
+			return general(kd, counter, ts);
+		fast = (base_nsec >> shift) + system_time - cycle_last + off_nsec;
 		delta = counter() - tsc_timestamp;
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
@@ -189,38 +179,53 @@ fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr
 		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
 		if (FR_UNLIKELY((int64_t)delta < 0))
 			return general(kd, counter, ts);
-		/* A TSC faster than 1 GHz has tsc_shift <= 0 (others take the general path, lim1 = 0). */
-		delta >>= (-pshift & 63);
-		scaled = fr_mul_u64_u32_shr32(delta, mul);
-		if (FR_UNLIKELY(system_time + scaled - cycle_last >= lim1 || pshift > 0))
+		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
+		if (FR_UNLIKELY(system_time + scaled - cycle_last > lim))
 			return general(kd, counter, ts);
 		fr_ts_set(ts, sec, fast + scaled);
 		return FR_OK;
 	}
-	if (FR_LD32(entry + FR_OFF_MODE) == FR_MODE_TSC) {
+	if (FR_LIKELY(mode == FR_MODE_TSC)) {
 		/*
-		 * While 0 <= d = c - L < 2^62 (and d <= max_cycles from 6.10) every era computes
-		 * (B + d * mult) >> s in 64 bits; everything else goes the general way.
+		 * TSC: while 0 <= d = c - L < 2^32 (and d <= max_cycles from 6.10) every era computes
+		 * (B + d * mult) >> s in 64 bits, and no mask changes c (c < L + 2^32 < 2^63).
 		 */
-		uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		uint64_t base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
-		uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		uint64_t sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID) + off_sec;
-		uint64_t lim = FR_BIT62 - 1, c, d;
+		uint64_t c = counter(), d;
 
-		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
-			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
-		c = counter();
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
 			return general(kd, counter, ts);
-		if (rules != FR_RULES_5_3)
-			c &= FR_S64_MAX;
 		d = c - cycle_last;
-		if (FR_UNLIKELY(!fr_cycles_ok(c) || d > lim))
+		if (FR_UNLIKELY(d > lim))
 			return general(kd, counter, ts);
-		fr_ts_set(ts, sec, ((d * mult + base_nsec) >> (shift & 63)) + off_nsec);
+		fr_ts_set(ts, sec, ((d * mult + base_nsec) >> shift) + off_nsec);
 		return FR_OK;
+	}
+	return general(kd, counter, ts);
+}
+
+/* The fast reading: page 0, or a time namespace's real page with its offsets. */
+static inline __attribute__((always_inline)) int
+fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		 fr_general_fn general, struct timespec *ts)
+{
+	const volatile uint8_t *entry = kd->raw0;
+	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+
+	if (FR_LIKELY(!(seq & 1))) {
+		FR_BARRIER();
+		return fr_fast_entry(kd, entry, seq, rules, fs, counter, general, 0, 0, ts);
+	}
+	/* Odd: a writer at work, or a namespace page (seq 1 and the marker); its offsets never change. */
+	if (kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
+		const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+		uint64_t off_sec = FR_LD64(off), off_nsec = FR_LD64(off + 8);
+
+		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
+		if (FR_LIKELY(!(seq & 1))) {
+			FR_BARRIER();
+			return fr_fast_entry(kd, kd->raw_ns, seq, rules, fs, counter, general, off_sec, off_nsec, ts);
+		}
 	}
 	return general(kd, counter, ts);
 }

@@ -3,29 +3,19 @@
 #include <errno.h>
 #include <time.h>
 
-#include "rawmath.h"
 #include "runtime.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
-
-/* The one place a pass-through result becomes libc's convention: -1 and errno. */
-static int finish(int ret)
-{
-	if (__builtin_expect(ret == 0, 1))
-		return 0;
-	errno = -ret;
-	return -1;
-}
 
 static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *ts)
 {
 	if (!ts) {
 		/* The vDSO would write through NULL; the kernel answers EFAULT (or EINVAL for a bad id). */
 		if (clk == CLOCK_MONOTONIC_RAW)
-			return finish(-EFAULT);
-		return finish(fr_sys_clock_gettime(clk, ts));
+			return fr_finish(-EFAULT);
+		return fr_finish(fr_sys_clock_gettime(clk, ts));
 	}
-	return finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+	return fr_passthrough(clk, ts);
 }
 
 /*
@@ -34,9 +24,9 @@ static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *t
  */
 static int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	if (__builtin_expect(clk == CLOCK_MONOTONIC_RAW && ts != NULL, 1) &&
-	    __builtin_expect(__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts) == FR_OK, 1))
-		return 0;
+	/* A tail call: the fast path answers in libc's convention, passing through itself when it must. */
+	if (__builtin_expect(clk == CLOCK_MONOTONIC_RAW && ts != NULL, 1))
+		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
 	return slow_path(clk, ts);
 }
 

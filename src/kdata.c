@@ -94,6 +94,9 @@ const struct fr_layout *fr_layout_by_name(const char *name)
 	return NULL;
 }
 
+/* Stands in for a missing pvclock page: its stable bit is clear, so readers pass through. */
+static const uint8_t no_pvclock[32];
+
 void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
 		   const volatile uint8_t *vclock)
 {
@@ -102,6 +105,7 @@ void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volat
 	kd->vclock = vclock;
 	kd->raw0 = fr_raw_entry(kd, 0);
 	kd->raw_ns = lay->timens_page ? fr_raw_entry(kd, lay->timens_page) : NULL;
+	kd->pv_fast = vclock ? vclock : no_pvclock;
 }
 
 static uint32_t ld32(const volatile uint8_t *p)

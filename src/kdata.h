@@ -61,6 +61,7 @@ struct fr_kdata {
 	const volatile uint8_t *vclock; /* the vCPU0 pvclock_vsyscall_time_info page */
 	const volatile uint8_t *raw0;   /* the CS_RAW entry on page 0 */
 	const volatile uint8_t *raw_ns; /* the CS_RAW entry with the real data in a time namespace, or NULL */
+	const volatile uint8_t *pv_fast; /* vclock, or a stand-in whose stable bit is clear: never NULL */
 };
 
 /* Fills kd for the pages at vvar (and the pvclock page at vclock, or NULL). */

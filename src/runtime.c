@@ -26,9 +26,17 @@ int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 	return (int)ret;
 }
 
+int fr_finish(int ret)
+{
+	if (__builtin_expect(ret == 0, 1))
+		return 0;
+	errno = -ret;
+	return -1;
+}
+
 static int raw_pass(struct timespec *ts)
 {
-	return FR_PASS;
+	return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);
 }
 
 /* The real vDSO function, or the system call where the process has no vDSO (valgrind). */
@@ -68,6 +76,11 @@ static int real_init(clockid_t clk, struct timespec *ts)
 	return real_get()(clk, ts);
 }
 
+int fr_passthrough(clockid_t clk, struct timespec *ts)
+{
+	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+}
+
 static int raw_init(struct timespec *ts)
 {
 	fr_raw_fn f;
@@ -75,7 +88,7 @@ static int raw_init(struct timespec *ts)
 	fr_init();
 	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
 	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
-	return f == raw_init ? FR_PASS : f(ts);
+	return f == raw_init ? raw_pass(ts) : f(ts);
 }
 
 fr_raw_fn fr_raw = raw_init;

@@ -8,7 +8,7 @@
 #include "counter.h"
 #include "kdata.h"
 
-/* Reads RAW into ts: FR_OK, or FR_PASS for the real vDSO to answer. */
+/* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention: 0, or -1 with errno. */
 typedef int (*fr_raw_fn)(struct timespec *ts);
 /* clock_gettime with the vDSO's convention: 0 or a negative errno. */
 typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
@@ -21,6 +21,12 @@ extern fr_real_fn fr_real;
 extern struct fr_kdata fr_kd;
 /* The fast path for an era's rules and a counter read; it reads fr_kd. */
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
+
+/* A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. */
+int fr_finish(int ret);
+
+/* clock_gettime through the real vDSO (or the system call), in libc's convention. */
+int fr_passthrough(clockid_t clk, struct timespec *ts);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
