@@ -134,55 +134,62 @@ typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, s
  * 0 <= d < 2^32, d <= max_cycles (6.10+) and B, L < 2^62, every era's formula, masks and tests
  * included, is exactly (B + d * 2^s) >> s = (B >> s) + d, so
  *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
- * with the bracket computed before the counter is read: after it stand only sub, shift, two
- * multiplies and adds. Anything else (including d = 0 cases the shortcut would also get right)
- * is simply given to the general path.
+ * where the bracket does not depend on the counter: its loads and adds run beside the
+ * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
+ * simply given to the general path.
  */
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
 	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, uint64_t off_sec, uint64_t off_nsec,
 	      struct timespec *ts)
 {
+	/*
+	 * Only seq, mode and the pvclock version are read before the counter: the counter read
+	 * waits for them (lfence, rdtscp) and for nothing else. Every other field is read after it,
+	 * still inside both windows, which is the same snapshot the kernel's order would see.
+	 */
 	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
 	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
-	uint64_t cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-	uint64_t base_nsec = FR_LD64(base + 8);
-	uint64_t sec = FR_LD64(base) + off_sec;
-	uint32_t mult = FR_LD32(entry + FR_OFF_MULT + fs), shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-	uint64_t lim = 0xffffffffu;
+	uint64_t cycle_last, base_nsec, sec, lim = 0xffffffffu;
+	uint32_t mult, shift;
 
-	if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
-		lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
-	if (FR_UNLIKELY((base_nsec | cycle_last) >> 62))
-		return general(kd, counter, ts);
 	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
 		const volatile uint8_t *pv = kd->pv_fast;
 		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u, mul;
-		uint64_t tsc_timestamp, system_time, fast, delta, scaled;
+		uint64_t tsc_timestamp, system_time, since_last, delta, scaled;
 		int8_t pshift;
 
 		FR_BARRIER();
+		delta = counter();
 		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		mul = FR_LD32(pv + FR_PV_MUL);
 		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		base_nsec = FR_LD64(base + 8);
+		sec = FR_LD64(base) + off_sec;
+		mult = FR_LD32(entry + FR_OFF_MULT + fs);
+		shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
+			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 		/* shift >= 64 masks as the vDSO's own shifts do; pow2 mult implies shift < 32. */
 		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
-				mult != 1ull << (shift & 63) || pshift > 0))
+				mult != 1ull << (shift & 63) || pshift > 0 || (base_nsec | cycle_last) >> 62))
 			return general(kd, counter, ts);
-		fast = (base_nsec >> shift) + system_time - cycle_last + off_nsec;
-		delta = counter() - tsc_timestamp;
 		FR_BARRIER();
+		/* An odd version never equals the even one taken above: an update in progress retries. */
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
 			return general(kd, counter, ts);
+		delta -= tsc_timestamp;
 		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
 		if (FR_UNLIKELY((int64_t)delta < 0))
 			return general(kd, counter, ts);
 		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
-		if (FR_UNLIKELY(system_time + scaled - cycle_last > lim))
+		since_last = system_time - cycle_last;
+		if (FR_UNLIKELY(since_last + scaled > lim))
 			return general(kd, counter, ts);
-		fr_ts_set(ts, sec, fast + scaled);
+		fr_ts_set(ts, sec, (base_nsec >> shift) + since_last + off_nsec + scaled);
 		return FR_OK;
 	}
 	if (FR_LIKELY(mode == FR_MODE_TSC)) {
@@ -190,13 +197,22 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		 * TSC: while 0 <= d = c - L < 2^32 (and d <= max_cycles from 6.10) every era computes
 		 * (B + d * mult) >> s in 64 bits, and no mask changes c (c < L + 2^32 < 2^63).
 		 */
-		uint64_t c = counter(), d;
+		uint64_t c, d;
 
+		FR_BARRIER();
+		c = counter();
+		cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		base_nsec = FR_LD64(base + 8);
+		sec = FR_LD64(base) + off_sec;
+		mult = FR_LD32(entry + FR_OFF_MULT + fs);
+		shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
+			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
 			return general(kd, counter, ts);
 		d = c - cycle_last;
-		if (FR_UNLIKELY(d > lim))
+		if (FR_UNLIKELY(d > lim || (base_nsec | cycle_last) >> 62))
 			return general(kd, counter, ts);
 		fr_ts_set(ts, sec, ((d * mult + base_nsec) >> shift) + off_nsec);
 		return FR_OK;
