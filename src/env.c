@@ -51,10 +51,10 @@ static void parse_tsc(struct fr_env *out, const char *value)
 	add_warning(out, "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc");
 }
 
-void fr_env_parse(char *const *envp, struct fr_env *out)
+void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (; envp && *envp; envp++) {
+	for (; !secure && envp && *envp; envp++) {
 		const char *e = *envp, *v;
 
 		if (strncmp(e, "FASTRAW_", 8) != 0)

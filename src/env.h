@@ -23,7 +23,10 @@ struct fr_env {
 	struct fr_env_warning warn[FR_ENV_MAX_WARN];
 };
 
-/* Parses envp (may be NULL). An empty value counts as unset. */
-void fr_env_parse(char *const *envp, struct fr_env *out);
+/*
+ * Parses envp (may be NULL). An empty value counts as unset. In a secure-execution process
+ * (secure != 0: AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.
+ */
+void fr_env_parse(char *const *envp, int secure, struct fr_env *out);
 
 #endif

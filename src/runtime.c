@@ -192,8 +192,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.era = "none";
 	p->st.mode = -1;
 	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
-	if (!getauxval(AT_SECURE))
-		fr_env_parse(environ, &p->env);
+	fr_env_parse(environ, (int)getauxval(AT_SECURE), &p->env);
 	choose_counter(p);
 	if (p->env.disable)
 		why = "disabled by FASTRAW_DISABLE";

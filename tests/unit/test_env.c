@@ -13,7 +13,7 @@ static struct fr_env parse(char **envp)
 
 	/* Garbage first: the parser must reset everything itself. */
 	memset(&e, 0xa5, sizeof(e));
-	fr_env_parse(envp, &e);
+	fr_env_parse(envp, 0, &e);
 	return e;
 }
 
@@ -159,6 +159,21 @@ START_TEST(warnings_are_bounded)
 }
 END_TEST
 
+START_TEST(secure_execution_ignores_everything)
+{
+	char *envp[] = { "FASTRAW_TSC=rdtsc", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_TSC=bogus", NULL };
+	struct fr_env env;
+
+	fr_env_parse(envp, 0, &env);
+	ck_assert(env.tsc_set && env.disable && env.debug && env.nwarn == 1);
+	fr_env_parse(envp, 1, &env);
+	ck_assert_int_eq(env.tsc_set, 0);
+	ck_assert_int_eq(env.disable, 0);
+	ck_assert_int_eq(env.debug, 0);
+	ck_assert_int_eq(env.nwarn, 0);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("env");
@@ -172,6 +187,7 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, unrelated_and_prefix_traps_ignored);
 	tcase_add_test(tc, all_together);
 	tcase_add_test(tc, warnings_are_bounded);
+	tcase_add_test(tc, secure_execution_ignores_everything);
 	suite_add_tcase(s, tc);
 	return s;
 }
