@@ -138,6 +138,29 @@ typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, s
  * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
  * simply given to the general path.
  */
+/* The entry's fields a fast reading uses, read after the counter. */
+struct fr_fast_fields {
+	uint64_t cycle_last, base_nsec, sec;
+	uint64_t lim; /* d must not exceed it: 2^32 - 1, and max_cycles from 6.10 */
+	uint32_t mult, shift;
+};
+
+static inline __attribute__((always_inline)) void
+fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, uint64_t off_sec,
+	       struct fr_fast_fields *f)
+{
+	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+
+	f->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+	f->base_nsec = FR_LD64(base + 8);
+	f->sec = FR_LD64(base) + off_sec;
+	f->mult = FR_LD32(entry + FR_OFF_MULT + fs);
+	f->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+	f->lim = 0xffffffffu;
+	if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < f->lim)
+		f->lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+}
+
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
 	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, uint64_t off_sec, uint64_t off_nsec,
@@ -148,10 +171,8 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 	 * waits for them (lfence, rdtscp) and for nothing else. Every other field is read after it,
 	 * still inside both windows, which is the same snapshot the kernel's order would see.
 	 */
-	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
 	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
-	uint64_t cycle_last, base_nsec, sec, lim = 0xffffffffu;
-	uint32_t mult, shift;
+	struct fr_fast_fields f;
 
 	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
@@ -166,16 +187,10 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		mul = FR_LD32(pv + FR_PV_MUL);
 		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		base_nsec = FR_LD64(base + 8);
-		sec = FR_LD64(base) + off_sec;
-		mult = FR_LD32(entry + FR_OFF_MULT + fs);
-		shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
-			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
-		/* shift >= 64 masks as the vDSO's own shifts do; pow2 mult implies shift < 32. */
+		fr_fast_fields(entry, fs, rules, off_sec, &f);
+		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
 		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
-				mult != 1ull << (shift & 63) || pshift > 0 || (base_nsec | cycle_last) >> 62))
+				f.mult != 1ull << (f.shift & 63) || pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
 			return general(kd, counter, ts);
 		FR_BARRIER();
 		/* An odd version never equals the even one taken above: an update in progress retries. */
@@ -186,10 +201,10 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		if (FR_UNLIKELY((int64_t)delta < 0))
 			return general(kd, counter, ts);
 		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
-		since_last = system_time - cycle_last;
-		if (FR_UNLIKELY(since_last + scaled > lim))
+		since_last = system_time - f.cycle_last;
+		if (FR_UNLIKELY(since_last + scaled > f.lim))
 			return general(kd, counter, ts);
-		fr_ts_set(ts, sec, (base_nsec >> shift) + since_last + off_nsec + scaled);
+		fr_ts_set(ts, f.sec, (f.base_nsec >> f.shift) + since_last + off_nsec + scaled);
 		return FR_OK;
 	}
 	if (FR_LIKELY(mode == FR_MODE_TSC)) {
@@ -201,20 +216,14 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 
 		FR_BARRIER();
 		c = counter();
-		cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		base_nsec = FR_LD64(base + 8);
-		sec = FR_LD64(base) + off_sec;
-		mult = FR_LD32(entry + FR_OFF_MULT + fs);
-		shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < lim)
-			lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+		fr_fast_fields(entry, fs, rules, off_sec, &f);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
 			return general(kd, counter, ts);
-		d = c - cycle_last;
-		if (FR_UNLIKELY(d > lim || (base_nsec | cycle_last) >> 62))
+		d = c - f.cycle_last;
+		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
 			return general(kd, counter, ts);
-		fr_ts_set(ts, sec, ((d * mult + base_nsec) >> shift) + off_nsec);
+		fr_ts_set(ts, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
 		return FR_OK;
 	}
 	return general(kd, counter, ts);

@@ -4,6 +4,8 @@
 #define FR_E2E_HARNESS_H
 
 #include <check.h>
+
+#include "run_suite.h"
 #include <stdint.h>
 
 /* What one run of a probe produced. */
@@ -54,8 +56,6 @@ int e2e_cpu_has_rdtscp(void);
    it, this clocksource, the given counter (NULL: the default) and ending in "active". */
 void e2e_assert_debug_active(const char *err, const char *counter);
 
-/* Runs the suite; the exit status of a test program. */
-int e2e_run_suite(Suite *s);
 /* A test case with a timeout long enough for a million kernel calls. */
 TCase *e2e_tcase(Suite *s, const char *name);
 

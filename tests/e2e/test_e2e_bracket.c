@@ -122,5 +122,5 @@ static Suite *bracket_suite(void)
 
 int main(void)
 {
-	return e2e_run_suite(bracket_suite());
+	return fr_run_suite(bracket_suite());
 }

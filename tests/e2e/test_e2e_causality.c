@@ -42,5 +42,5 @@ static Suite *causality_suite(void)
 
 int main(void)
 {
-	return e2e_run_suite(causality_suite());
+	return fr_run_suite(causality_suite());
 }

@@ -80,5 +80,5 @@ static Suite *clocks_suite(void)
 
 int main(void)
 {
-	return e2e_run_suite(clocks_suite());
+	return fr_run_suite(clocks_suite());
 }

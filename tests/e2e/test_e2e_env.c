@@ -189,5 +189,5 @@ static Suite *env_suite(void)
 
 int main(void)
 {
-	return e2e_run_suite(env_suite());
+	return fr_run_suite(env_suite());
 }

@@ -121,5 +121,5 @@ static Suite *lifecycle_suite(void)
 
 int main(void)
 {
-	return e2e_run_suite(lifecycle_suite());
+	return fr_run_suite(lifecycle_suite());
 }

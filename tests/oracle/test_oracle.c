@@ -9,6 +9,7 @@
 #include "ogen.h"
 #include "orun.h"
 #include "rawmath.h"
+#include "run_suite.h"
 
 static const char *skip_why;
 
@@ -352,11 +353,5 @@ static Suite *oracle_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(oracle_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(oracle_suite());
 }

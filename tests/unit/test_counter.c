@@ -9,6 +9,7 @@
 
 #include "counter.h"
 #include "fastpath.h"
+#include "run_suite.h"
 
 /* Whether the first "flags" line of /proc/cpuinfo lists flag as a whole word; -1 without /proc. */
 static int cpuinfo_flag(const char *flag)
@@ -136,11 +137,5 @@ static Suite *counter_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(counter_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(counter_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "run_suite.h"
 
 static struct fr_env parse(char **envp)
 {
@@ -194,11 +195,5 @@ static Suite *env_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(env_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(env_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "synth.h"
+#include "run_suite.h"
 
 /* A TSC clocksource of about 2.1 GHz (mult 8004479, shift 24, as in KERNEL-DATA §1.3). */
 static const struct clockvals tsc_clock = {
@@ -358,11 +359,5 @@ static Suite *kdata_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(kdata_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(kdata_suite());
 }

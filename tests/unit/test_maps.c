@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "maps.h"
+#include "run_suite.h"
 
 static struct fr_maps parse(const char *text)
 {
@@ -214,11 +215,5 @@ static Suite *maps_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(maps_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(maps_suite());
 }

@@ -6,6 +6,7 @@
 
 #include "model.h"
 #include "rawmath.h"
+#include "run_suite.h"
 
 static const enum fr_rules lib_rules[] = { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_6_10 };
 static const enum m_era model_era[] = { M_5_3, M_6_5, M_6_10 };
@@ -320,11 +321,5 @@ static Suite *rawmath_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(rawmath_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(rawmath_suite());
 }

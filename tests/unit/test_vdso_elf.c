@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "vdso_elf.h"
+#include "run_suite.h"
 
 static const char *const names[] = { "__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
 				     "__vdso_time", "__vdso_getcpu" };
@@ -203,11 +204,5 @@ static Suite *vdso_elf_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(vdso_elf_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return fr_run_suite(vdso_elf_suite());
 }
