@@ -4,11 +4,11 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <time.h>
 
 #include "bench_loops.h"
 #include "counter.h"
+#include "runtime.h"
 #include "vdso_elf.h"
 
 bench_clock_fn bench_vdso_clock_gettime;
@@ -31,18 +31,6 @@ int bench_have_rdtscp(void)
 		have_rdtscp = f.rdtscp != 0;
 	}
 	return have_rdtscp;
-}
-
-/* The kernel's clock_gettime without any library in between. */
-static long sys_clock_gettime(clockid_t clk, struct timespec *ts)
-{
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)SYS_clock_gettime), "D"((long)clk), "S"(ts)
-			 : "rcx", "r11", "memory");
-	return ret;
 }
 
 /* The stopwatch: CLOCK_MONOTONIC from the kernel's own vDSO code, or libc's when there is no vDSO. */
@@ -80,7 +68,7 @@ int bench_init(void)
 		fprintf(stderr, "fastraw-bench: the vDSO's clock_gettime(CLOCK_MONOTONIC_RAW) failed\n");
 		return -1;
 	}
-	if (sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
+	if (fr_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
 		fprintf(stderr, "fastraw-bench: the clock_gettime system call failed\n");
 		return -1;
 	}
@@ -150,7 +138,7 @@ static __attribute__((noinline)) uint64_t loop_syscall(long n)
 	uint64_t sum = 0;
 
 	for (long i = 0; i < n; i++) {
-		sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+		fr_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 		sum += (uint64_t)ts.tv_nsec;
 	}
 	return sum;
