@@ -123,21 +123,6 @@ fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs,
 /* The out-of-line general reading a fast reading falls back to. */
 typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
 
-/*
- * The fast reading of one data entry whose seq (even) has been read: the common case of
- * fr_raw_read_general in as few instructions as possible (with lfence each one counts), and the
- * general path, out of line, for everything else. off_sec/off_nsec are a time namespace's
- * offsets, constant 0 outside one.
- *
- * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
- * NSEC_PER_SEC). Let kc = system_time + scaled be the kvmclock value and d = kc - L. While
- * 0 <= d < 2^32, d <= max_cycles (6.10+) and B, L < 2^62, every era's formula, masks and tests
- * included, is exactly (B + d * 2^s) >> s = (B >> s) + d, so
- *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
- * where the bracket does not depend on the counter: its loads and adds run beside the
- * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
- * simply given to the general path.
- */
 /* The entry's fields a fast reading uses, read after the counter. */
 struct fr_fast_fields {
 	uint64_t cycle_last, base_nsec, sec;
@@ -161,6 +146,21 @@ fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, 
 		f->lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 }
 
+/*
+ * The fast reading of one data entry whose seq (even) has been read: the common case of
+ * fr_raw_read_general in as few instructions as possible (with lfence each one counts), and the
+ * general path, out of line, for everything else. off_sec/off_nsec are a time namespace's
+ * offsets, constant 0 outside one.
+ *
+ * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
+ * NSEC_PER_SEC). Let kc = system_time + scaled be the kvmclock value and d = kc - L. While
+ * 0 <= d < 2^32, d <= max_cycles (6.10+) and B, L < 2^62, every era's formula, masks and tests
+ * included, is exactly (B + d * 2^s) >> s = (B >> s) + d, so
+ *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
+ * where the bracket does not depend on the counter: its loads and adds run beside the
+ * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
+ * simply given to the general path.
+ */
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
 	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, uint64_t off_sec, uint64_t off_nsec,
