@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "decide.h"
 #include "env.h"
 #include "fastpath.h"
 #include "log.h"
@@ -104,18 +105,6 @@ struct plan {
 	struct utsname uts;
 };
 
-static void choose_counter(struct plan *p)
-{
-	fr_cpu_probe(&p->cpu);
-	p->st.counter = p->cpu.rdtscp ? FR_CTR_RDTSCP : FR_CTR_LFENCE;
-	if (!p->env.tsc_set)
-		return;
-	if (p->env.tsc == FR_CTR_RDTSCP && !p->cpu.rdtscp)
-		p->rdtscp_missing = 1;
-	else
-		p->st.counter = p->env.tsc;
-}
-
 /* Finds the pages of the era; NULL, or why the fast path cannot be used. */
 static const char *locate(struct plan *p)
 {
@@ -154,36 +143,6 @@ static const char *locate(struct plan *p)
 	return NULL;
 }
 
-static int ts_le(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
-}
-
-/* Interleaved calls with the real vDSO: real <= ours <= real every time, and some served by us. */
-static const char *self_test(struct plan *p, fr_real_fn real)
-{
-	fr_counter_fn ctr = fr_counter_for(p->st.counter);
-	int served = 0;
-
-	if (real == fr_sys_clock_gettime)
-		return "no vDSO to check against";
-	for (int i = 0; i < 64; i++) {
-		struct timespec a, m, b;
-
-		if (real(CLOCK_MONOTONIC_RAW, &a) != 0)
-			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
-		if (fr_raw_read_with(&p->kd, ctr, &m) != FR_OK) {
-			continue;
-		}
-		if (real(CLOCK_MONOTONIC_RAW, &b) != 0)
-			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
-		if (!ts_le(&a, &m) || !ts_le(&m, &b) || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L)
-			return "self-test against the vDSO failed";
-		served++;
-	}
-	return served ? NULL : "fast path could not serve the self-test (clock mode or pvclock not usable)";
-}
-
 static void plan_make(struct plan *p, fr_real_fn real)
 {
 	const char *why;
@@ -193,11 +152,12 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.mode = -1;
 	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
 	fr_env_parse(environ, (int)getauxval(AT_SECURE), &p->env);
-	choose_counter(p);
+	fr_cpu_probe(&p->cpu);
+	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
 	if (p->env.disable)
 		why = "disabled by FASTRAW_DISABLE";
 	else if (!(why = locate(p)))
-		why = self_test(p, real);
+		why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	p->st.active = why == NULL;
 	p->st.reason = why;
 }

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the start-up decisions: the counter choice for every CPU and setting, and the self-test against the vDSO. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "decide.h"
+#include "maps.h"
+#include "run_suite.h"
+#include "synth.h"
+#include "vdso_elf.h"
+
+/* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
+static uint64_t live_tsc(void)
+{
+	return fr_rdtsc_lfence();
+}
+
+static fr_real_fn live_vdso(void)
+{
+	return (fr_real_fn)fr_vdso_sym(fr_vdso_base(), "__vdso_clock_gettime", "LINUX_2.6");
+}
+
+/* For each CPU (with, without RDTSCP) and FASTRAW_TSC setting: the counter and the warning flag. */
+START_TEST(counter_choice)
+{
+	static const struct {
+		int cpu_rdtscp, tsc_set;
+		enum fr_counter_mode asked, want;
+		int missing;
+	} cases[] = {
+		{ 1, 0, 0, FR_CTR_RDTSCP, 0 },
+		{ 0, 0, 0, FR_CTR_LFENCE, 0 },
+		{ 1, 1, FR_CTR_RDTSCP, FR_CTR_RDTSCP, 0 },
+		{ 0, 1, FR_CTR_RDTSCP, FR_CTR_LFENCE, 1 },
+		{ 1, 1, FR_CTR_LFENCE, FR_CTR_LFENCE, 0 },
+		{ 0, 1, FR_CTR_LFENCE, FR_CTR_LFENCE, 0 },
+		{ 1, 1, FR_CTR_RDTSC, FR_CTR_RDTSC, 0 },
+		{ 0, 1, FR_CTR_RDTSC, FR_CTR_RDTSC, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fr_env env = { .tsc_set = cases[i].tsc_set, .tsc = cases[i].asked };
+		struct fr_cpu_features cpu = { .rdtscp = cases[i].cpu_rdtscp, .invariant_tsc = 1 };
+		int missing = -1;
+
+		ck_assert_int_eq(fr_choose_counter(&env, &cpu, &missing), cases[i].want);
+		ck_assert_int_eq(missing, cases[i].missing);
+	}
+}
+END_TEST
+
+/* The live pages of this process, as start-up finds them, pass the self-test against the live vDSO. */
+START_TEST(self_test_passes_on_live_pages)
+{
+	struct utsname u;
+	struct fr_maps maps;
+	struct fr_kdata kd;
+	const char *why;
+	const struct fr_layout *lay;
+
+	ck_assert_int_eq(uname(&u), 0);
+	lay = fr_layout_for_release(u.release, &why);
+	ck_assert_ptr_nonnull(lay);
+	ck_assert_int_eq(fr_maps_read(&maps), 0);
+	ck_assert(maps.vvar != 0 && maps.vdso != 0 && live_vdso() != NULL);
+	fr_kdata_init(&kd, lay, (const volatile uint8_t *)maps.vvar,
+		      (const volatile uint8_t *)maps.vvar_vclock);
+	if (fr_kdata_in_timens(&kd) || fr_kdata_mode(&kd) != FR_MODE_PVCLOCK) {
+		/* Pvclock is what this machine has; elsewhere the vclock page may be another one. */
+		printf("SKIP: self_test_passes_on_live_pages: clock mode %s\n", fr_mode_name(fr_kdata_mode(&kd)));
+		return;
+	}
+	ck_assert_ptr_null(fr_self_test(&kd, fr_counter_for(FR_CTR_LFENCE), live_vdso()));
+}
+END_TEST
+
+/* A page that computes a time far from the kernel's fails the self-test: the fast path stays off. */
+START_TEST(self_test_fails_on_a_wrong_page)
+{
+	struct synth s;
+	struct clockvals v = { .seq = 2, .mode = FR_MODE_TSC, .L = live_tsc(), .max = 1ull << 40,
+			       .mult = 1u << 22, .shift = 24, .sec = 1, .B = 0 };
+
+	synth_init(&s, 7);
+	synth_set_clock(&s, 0, &v);
+	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, live_vdso()), "self-test against the vDSO failed");
+	synth_free(&s);
+}
+END_TEST
+
+/* A page in mode NONE serves no call: the self-test cannot pass, and says why. */
+START_TEST(self_test_needs_a_served_call)
+{
+	struct synth s;
+	struct clockvals v = { .seq = 2, .mode = FR_MODE_NONE, .L = 0, .max = 1, .mult = 1, .shift = 0 };
+	const char *why;
+
+	synth_init(&s, 7);
+	synth_set_clock(&s, 0, &v);
+	why = fr_self_test(&s.kd, live_tsc, live_vdso());
+	ck_assert_ptr_nonnull(why);
+	ck_assert_ptr_nonnull(strstr(why, "could not serve"));
+	synth_free(&s);
+}
+END_TEST
+
+/* Without a vDSO there is nothing to compare with. */
+START_TEST(self_test_needs_a_vdso)
+{
+	struct synth s;
+
+	synth_init(&s, 7);
+	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, fr_sys_clock_gettime), "no vDSO to check against");
+	synth_free(&s);
+}
+END_TEST
+
+static Suite *decide_suite(void)
+{
+	Suite *s = suite_create("decide");
+	TCase *tc = tcase_create("decide");
+
+	tcase_add_test(tc, counter_choice);
+	tcase_add_test(tc, self_test_passes_on_live_pages);
+	tcase_add_test(tc, self_test_fails_on_a_wrong_page);
+	tcase_add_test(tc, self_test_needs_a_served_call);
+	tcase_add_test(tc, self_test_needs_a_vdso);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(decide_suite());
+}
