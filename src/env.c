@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parses FASTRAW_TSC, FASTRAW_DISABLE and FASTRAW_DEBUG; unknown values become warnings. */
+/* Parses FASTRAW_TSC, FASTRAW_DISABLE, FASTRAW_DEBUG and FASTRAW_STATS; unknown values become warnings. */
 #include "env.h"
 
 #include <string.h>
@@ -65,5 +65,7 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 			parse_flag(out, "FASTRAW_DISABLE", v, &out->disable);
 		else if ((v = match(e, "FASTRAW_DEBUG")) && *v)
 			parse_flag(out, "FASTRAW_DEBUG", v, &out->debug);
+		else if ((v = match(e, "FASTRAW_STATS")) && *v)
+			parse_flag(out, "FASTRAW_STATS", v, &out->stats);
 	}
 }

@@ -19,6 +19,7 @@ struct fr_env {
 	enum fr_counter_mode tsc;     /* valid when tsc_set */
 	int disable;                  /* FASTRAW_DISABLE=1 */
 	int debug;                    /* FASTRAW_DEBUG=1 */
+	int stats;                    /* FASTRAW_STATS=1 */
 	int nwarn;
 	struct fr_env_warning warn[FR_ENV_MAX_WARN];
 };

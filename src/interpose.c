@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "runtime.h"
+#include "stats.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -13,6 +14,7 @@ static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *t
 		/* The vDSO would write through NULL; the kernel answers EFAULT (or EINVAL for a bad id). */
 		if (clk == CLOCK_MONOTONIC_RAW)
 			return fr_finish(-EFAULT);
+		fr_stats_pass(clk);
 		return fr_finish(fr_sys_clock_gettime(clk, ts));
 	}
 	return fr_passthrough(clk, ts);

@@ -12,6 +12,7 @@
 #include "fastpath.h"
 #include "log.h"
 #include "maps.h"
+#include "stats.h"
 #include "vdso_elf.h"
 
 extern char **environ;
@@ -79,6 +80,7 @@ static int real_init(clockid_t clk, struct timespec *ts)
 
 int fr_passthrough(clockid_t clk, struct timespec *ts)
 {
+	fr_stats_pass(clk);
 	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
 }
 
@@ -208,6 +210,7 @@ static void init_once(void)
 {
 	struct plan p;
 	fr_real_fn real;
+	fr_raw_fn raw;
 	int expected = 0;
 
 	real = real_get();
@@ -223,7 +226,10 @@ static void init_once(void)
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_raw, p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : raw_pass, __ATOMIC_RELEASE);
+	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : raw_pass;
+	if (p.env.stats)
+		raw = fr_stats_start(raw);
+	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
 	report(&p);
 }
 

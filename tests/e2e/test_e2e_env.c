@@ -169,6 +169,41 @@ START_TEST(disabled_line_names_kernel)
 }
 END_TEST
 
+/* FASTRAW_STATS=1: one line at exit; every sandwiched RAW call counted as served by the fast path. */
+START_TEST(stats_line_at_exit)
+{
+	struct e2e_result r;
+	unsigned long long fast = 0, pass = ~0ull;
+	const char *line;
+
+	run_env(&r, E2E_ENV("FASTRAW_STATS=1"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1, "stderr:\n%.*s", E2E_SHOWN, r.err);
+	line = strstr(r.err, "fastraw: stats: MONOTONIC_RAW fast=");
+	ck_assert_msg(line && sscanf(line, "fastraw: stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
+				     &pass) == 2, "stderr:\n%.*s", E2E_SHOWN, r.err);
+	ck_assert_uint_ge(fast, 200000);
+	ck_assert_uint_eq(pass, 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* With the fast path off, the same calls are all counted as passed through. */
+START_TEST(stats_count_passthrough)
+{
+	struct e2e_result r;
+	unsigned long long fast = ~0ull, pass = 0;
+	const char *line;
+
+	run_env(&r, E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DISABLE=1"));
+	line = strstr(r.err, "fastraw: stats: MONOTONIC_RAW fast=");
+	ck_assert_msg(line && sscanf(line, "fastraw: stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
+				     &pass) == 2, "stderr:\n%.*s", E2E_SHOWN, r.err);
+	ck_assert_uint_eq(fast, 0);
+	ck_assert_uint_ge(pass, 200000);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("e2e_env");
@@ -184,6 +219,8 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, bad_debug_value_warns_once);
 	tcase_add_test(tc, disable_is_passthrough);
 	tcase_add_test(tc, disabled_line_names_kernel);
+	tcase_add_test(tc, stats_line_at_exit);
+	tcase_add_test(tc, stats_count_passthrough);
 	return s;
 }
 
