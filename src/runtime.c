@@ -202,8 +202,24 @@ static void report(const struct plan *p)
 
 static struct fr_status status;
 static struct utsname status_uts;
-static int claimed;
+static pid_t claimed; /* the process whose initialiser publishes; 0 before */
 static const struct fr_status *published;
+
+/*
+ * The right to publish, once per process. Racers computed the same plan and give way to the
+ * thread that holds it; a child forked while another thread of its parent held it takes the
+ * claim over instead of waiting for a publication that will never come.
+ */
+static int claim(void)
+{
+	pid_t self = getpid(), seen = 0;
+
+	while (!__atomic_compare_exchange_n(&claimed, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (seen == self)
+			return 0;
+	}
+	return 1;
+}
 
 /* The work of fr_init; errno is the caller's business. */
 static void init_once(void)
@@ -211,15 +227,11 @@ static void init_once(void)
 	struct plan p;
 	fr_real_fn real;
 	fr_raw_fn raw;
-	int expected = 0;
 
 	real = real_get();
 	plan_make(&p, real);
-	/*
-	 * One initialiser publishes; racers computed the same plan and simply return. The winner
-	 * writes the state the fast path reads before the release store that publishes it.
-	 */
-	if (!__atomic_compare_exchange_n(&claimed, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+	/* The winner writes the state the fast path reads before the release store that publishes it. */
+	if (!claim())
 		return;
 	fr_kd = p.kd;
 	status_uts = p.uts;
