@@ -107,20 +107,19 @@ struct plan {
 	struct utsname uts;
 };
 
-/* Finds the pages of the era; NULL, or why the fast path cannot be used. */
-static const char *locate(struct plan *p)
+const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era)
 {
 	const struct fr_layout *lay;
 	struct fr_maps maps;
 	const char *why;
-	uintptr_t vvar, vdso;
+	uintptr_t vvar, vdso, vclock;
 
-	if (!p->st.release)
+	if (!release)
 		return "uname failed";
-	lay = fr_layout_for_release(p->st.release, &why);
+	lay = fr_layout_for_release(release, &why);
 	if (!lay)
 		return why;
-	p->st.era = lay->name;
+	*era = lay->name;
 	if (fr_maps_read(&maps) == 0) {
 		if (!maps.vdso || !maps.vvar)
 			return "no [vdso] or [vvar] mapping";
@@ -128,21 +127,16 @@ static const char *locate(struct plan *p)
 		vvar = maps.vvar;
 		if (vdso - vvar != (uintptr_t)lay->pages_below * FR_PAGE_SIZE)
 			return "[vvar] is not where this kernel era puts it";
-		p->kd.vclock = (const volatile uint8_t *)(maps.vvar_vclock ? maps.vvar_vclock
-						       : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE);
+		vclock = maps.vvar_vclock ? maps.vvar_vclock : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
 	} else {
 		vdso = (uintptr_t)fr_vdso_base();
 		if (!vdso)
 			return "no vDSO in this process";
 		vvar = vdso - (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
-		p->kd.vclock = (const volatile uint8_t *)(vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE);
+		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
 	}
-	fr_kdata_init(&p->kd, lay, (const volatile uint8_t *)vvar, p->kd.vclock);
-	why = fr_kdata_check(&p->kd);
-	if (why)
-		return why;
-	p->st.mode = fr_kdata_mode(&p->kd);
-	return NULL;
+	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
+	return fr_kdata_check(kd);
 }
 
 static void plan_make(struct plan *p, fr_real_fn real)
@@ -158,8 +152,10 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
 	if (p->env.disable)
 		why = "disabled by FASTRAW_DISABLE";
-	else if (!(why = locate(p)))
+	else if (!(why = fr_locate(p->st.release, &p->kd, &p->st.era))) {
+		p->st.mode = fr_kdata_mode(&p->kd);
 		why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
+	}
 	p->st.active = why == NULL;
 	p->st.reason = why;
 }

@@ -41,6 +41,13 @@ struct fr_status {
 	const char *reason;            /* why not, when !active */
 };
 
+/*
+ * Finds this process's data pages for the kernel release (from /proc/self/maps, else below
+ * AT_SYSINFO_EHDR), sets *era, fills kd, and checks the page against the era. Returns NULL,
+ * or why the pages cannot be used (kd is filled as far as it got).
+ */
+const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era);
+
 /* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
 void fr_init(void);
 

@@ -1,0 +1,265 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Transcript tests of fastraw-info, its answers checked against uname, sysfs, /proc/cpuinfo, dmesg and its environment.
+# Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env json usage timens.
+# Exit 0 pass, 1 fail, 77 skip.
+set -u
+what=${1:?usage: info_transcript.sh CASE TOOL LIBRARY}
+tool=${2:?no tool}
+lib=${3:?no library}
+unset FASTRAW_TSC FASTRAW_DISABLE FASTRAW_DEBUG LD_PRELOAD
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# run NAME COMMAND...: runs it, keeps NAME.out, NAME.err and NAME.rc, and shows the transcript.
+run() {
+	n=$1
+	shift
+	"$@" >"$tmp/$n.out" 2>"$tmp/$n.err"
+	echo $? >"$tmp/$n.rc"
+	echo "\$ $*"
+	cat "$tmp/$n.out"
+	sed 's/^/stderr| /' "$tmp/$n.err"
+	echo "exit $(cat "$tmp/$n.rc")"
+}
+
+# field NAME KEY: the value of "KEY:" in NAME's text output.
+field() { awk -v k="$2:" 'index($0, k) == 1 { sub(/^[^:]*: */, ""); print }' "$tmp/$1.out"; }
+
+# eq DESCRIPTION GOT WANT
+eq() {
+	if [ "$2" = "$3" ]; then echo "ok: $1"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# rc NAME WANT; quiet NAME (stderr empty); warned NAME PATTERN COUNT
+rc() { eq "$1 exit status" "$(cat "$tmp/$1.rc")" "$2"; }
+quiet() { eq "$1 stderr empty" "$(wc -c <"$tmp/$1.err" | tr -d ' ')" 0; }
+warned() { eq "$1 stderr: $2 lines" "$(grep -c -- "$2" "$tmp/$1.err")" "$3"; }
+
+cpu_flag() { grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -qx "$1"; }
+if cpu_flag rdtscp; then has_rdtscp=yes; default_counter="rdtscp (default: CPU has RDTSCP)"
+else has_rdtscp=no; default_counter="lfence (default: no RDTSCP)"; fi
+
+# What the kernel's clocksource makes the vDSO's clock mode (arch/x86 clocksource vdso_clock_mode).
+expected_mode() {
+	case $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) in
+	kvm-clock | xen) echo pvclock ;;
+	tsc) echo tsc ;;
+	hyperv_clocksource_tsc_page) echo hvclock ;;
+	"") echo unknown ;;
+	*) echo none ;;
+	esac
+}
+
+# The checks every text report must pass, whatever the environment: independent sources first.
+common() {
+	n=$1
+	rc "$n" 0
+	eq "$n kernel = uname -r" "$(field "$n" kernel)" "$(uname -r)"
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	av=$(sed 's/ *$//' /sys/devices/system/clocksource/clocksource0/available_clocksource)
+	eq "$n clocksource = sysfs" "$(field "$n" clocksource)" "$cs (available: $av)"
+	eq "$n rdtscp = /proc/cpuinfo" "$(field "$n" rdtscp)" "$has_rdtscp"
+	eq "$n cpu vendor = /proc/cpuinfo" "$(field "$n" cpu | cut -d' ' -f1)" \
+		"$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)"
+	if [ "$(field "$n" 'invariant tsc')" = yes ]; then
+		cpu_flag nonstop_tsc && echo "ok: $n invariant tsc and nonstop_tsc agree" ||
+			fail "$n invariant tsc without nonstop_tsc in /proc/cpuinfo"
+	fi
+	mode=$(expected_mode)
+	eq "$n clock mode follows the clocksource" "$(field "$n" 'clock mode')" "$mode"
+	if [ "$mode" = pvclock ]; then
+		eq "$n pvclock stable" "$(field "$n" 'pvclock stable')" yes
+		# kvm-clock counts nanoseconds: mult must be 2^shift, 1 GHz.
+		shift_=$(field "$n" 'raw mult/shift' | sed 's|^[0-9]*/\([0-9]*\) .*|\1|')
+		eq "$n raw mult/shift of a 1 GHz clocksource" "$(field "$n" 'raw mult/shift')" \
+			"$((1 << shift_))/$shift_ (1000000000 Hz)"
+		mhz=$(field "$n" 'tsc frequency (pvclock)' | cut -d' ' -f1)
+		kmhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz.*/\1/p' | head -n 1)
+		if [ -n "$kmhz" ]; then
+			# The kernel's figure is from calibration or kvmclock: within 0.5%.
+			awk -v a="$mhz" -v b="$kmhz" 'BEGIN { d = a - b; exit !(d < b / 200 && -d < b / 200) }' &&
+				echo "ok: $n tsc frequency $mhz MHz ~ dmesg $kmhz MHz" ||
+				fail "$n tsc frequency $mhz MHz, dmesg says $kmhz MHz"
+		fi
+	else
+		eq "$n no pvclock stable line outside pvclock mode" "$(field "$n" 'pvclock stable')" ""
+	fi
+	[ -z "$(field "$n" 'vdso era')" ] && fail "$n: no vdso era line"
+	# Every line is "key:" padded to one column, then the value.
+	eq "$n lines aligned" "$(awk '{ p = index($0, ": "); while (substr($0, p + 1, 1) == " ") p++; print p }' \
+		"$tmp/$n.out" | sort -u)" 25
+}
+
+# active_or_reason NAME: the fast path is on wherever the pages allow it.
+active_expected() {
+	case $(field "$1" 'clock mode') in
+	pvclock | tsc) eq "$1 fast path" "$(field "$1" 'fast path')" active ;;
+	*) case $(field "$1" 'fast path') in
+	   "passthrough ("*")") echo "ok: $1 passthrough with a reason" ;;
+	   *) fail "$1: clock mode without a fast path, yet: $(field "$1" 'fast path')" ;;
+	   esac ;;
+	esac
+}
+
+case $what in
+plain)
+	run plain "$tool"
+	common plain
+	quiet plain
+	active_expected plain
+	eq "plain counter" "$(field plain counter)" "$default_counter"
+	eq "plain time namespace" "$(field plain 'time namespace')" no
+	eq "plain measures libc" "$(field plain agreement)" "100000 samples, 0 violations (libc)"
+	case $(field plain clock_gettime) in
+	*libfastraw* | *preloaded*) fail "plain: clock_gettime from libfastraw" ;;
+	*) echo "ok: plain clock_gettime from $(field plain clock_gettime)" ;;
+	esac
+	;;
+preload)
+	run pre env LD_PRELOAD="$lib" "$tool"
+	common pre
+	quiet pre
+	active_expected pre
+	eq "preloaded clock_gettime" "$(field pre clock_gettime)" "$lib (preloaded)"
+	eq "preloaded agreement" "$(field pre agreement)" "100000 samples, 0 violations (libfastraw fast path)"
+	run pre_dis env LD_PRELOAD="$lib" FASTRAW_DISABLE=1 "$tool" -n 20000
+	common pre_dis
+	eq "preloaded, disabled" "$(field pre_dis 'fast path')" "passthrough (disabled by FASTRAW_DISABLE)"
+	eq "preloaded, disabled agreement" "$(field pre_dis agreement)" \
+		"20000 samples, 0 violations (libfastraw pass-through)"
+	# One debug line, the library's: the tool's own copy of the start-up code stays silent.
+	run pre_dbg env LD_PRELOAD="$lib" FASTRAW_DEBUG=1 "$tool" -n 1000
+	warned pre_dbg '^fastraw: kernel=' 1
+	;;
+env)
+	run dis env FASTRAW_DISABLE=1 "$tool" -n 10000
+	common dis
+	quiet dis
+	eq "disabled" "$(field dis 'fast path')" "passthrough (disabled by FASTRAW_DISABLE)"
+	run rdtsc env FASTRAW_TSC=rdtsc "$tool" -n 10000
+	common rdtsc
+	quiet rdtsc
+	eq "FASTRAW_TSC=rdtsc" "$(field rdtsc counter)" "rdtsc (FASTRAW_TSC=rdtsc)"
+	active_expected rdtsc
+	run lfence env FASTRAW_TSC=lfence "$tool" -n 10000
+	eq "FASTRAW_TSC=lfence" "$(field lfence counter)" "lfence (FASTRAW_TSC=lfence)"
+	run bogus env FASTRAW_TSC=bogus "$tool" -n 10000
+	common bogus
+	warned bogus 'FASTRAW_TSC=bogus is not one of rdtscp, lfence, rdtsc' 1
+	eq "FASTRAW_TSC=bogus" "$(field bogus counter)" "${default_counter%)}; FASTRAW_TSC=bogus not understood)"
+	run pre_bogus env LD_PRELOAD="$lib" FASTRAW_TSC=bogus "$tool" -n 10000
+	warned pre_bogus 'FASTRAW_TSC=bogus' 1
+	run rdtscp env FASTRAW_TSC=rdtscp "$tool" -n 10000
+	common rdtscp
+	if [ "$has_rdtscp" = no ]; then
+		eq "FASTRAW_TSC=rdtscp without RDTSCP" "$(field rdtscp counter)" \
+			"lfence (FASTRAW_TSC=rdtscp, but this CPU has no RDTSCP)"
+		warned rdtscp 'FASTRAW_TSC=rdtscp but this CPU has no RDTSCP' 1
+	else
+		eq "FASTRAW_TSC=rdtscp" "$(field rdtscp counter)" "rdtscp (FASTRAW_TSC=rdtscp)"
+		quiet rdtscp
+	fi
+	;;
+json)
+	command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+	run text "$tool" -n 1000
+	run j "$tool" --json -n 1000
+	rc j 0
+	python3 -m json.tool "$tmp/j.out" >/dev/null && echo "ok: json parses" || fail "json does not parse"
+	run jp env LD_PRELOAD="$lib" FASTRAW_TSC=rdtsc "$tool" -j -n 1000
+	run jd env FASTRAW_DISABLE=1 FASTRAW_TSC=bogus "$tool" --json --samples 0
+	python3 - "$tmp" "$(uname -r)" "$lib" "$has_rdtscp" "$(field text 'clock mode')" \
+		"$(field text 'raw mult/shift')" "$(field text 'tsc frequency (pvclock)')" <<'EOF' || fails=$((fails + 1))
+import json, sys
+tmp, release, lib, rdtscp, mode, multshift, tscfreq = sys.argv[1:]
+bad = 0
+def check(desc, ok):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + desc)
+    bad += not ok
+keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_problem", "clock_mode",
+        "pvclock_stable", "cpu_vendor", "cpu_brand", "invariant_tsc", "rdtscp", "counter", "counter_reason",
+        "warnings", "fast_path_active", "fast_path_reason", "raw_mult", "raw_shift", "raw_counter_hz",
+        "pvclock_tsc_mul", "pvclock_tsc_shift", "pvclock_tsc_hz", "time_namespace", "clock_gettime_object",
+        "preloaded", "agreement"]
+j, jp, jd = (json.load(open(f"{tmp}/{n}.out")) for n in ("j", "jp", "jd"))
+check("keys", list(j) == keys)
+check("kernel", j["kernel"] == release)
+check("booleans", all(isinstance(j[k], bool) for k in ("invariant_tsc", "rdtscp", "fast_path_active",
+                                                       "time_namespace", "preloaded")))
+check("rdtscp", j["rdtscp"] == (rdtscp == "yes"))
+check("clock mode as in text", j["clock_mode"] == mode)
+check("raw mult/shift as in text", f'{j["raw_mult"]}/{j["raw_shift"]} ({j["raw_counter_hz"]} Hz)' == multshift)
+if mode == "pvclock":
+    check("pvclock stable is a boolean", j["pvclock_stable"] is True)
+    mhz = "%d.%03d MHz" % (j["pvclock_tsc_hz"] // 1000000, j["pvclock_tsc_hz"] // 1000 % 1000)
+    check("pvclock tsc frequency as in text", tscfreq.startswith(mhz))
+    hz = 1e9 * 2 ** (32 - j["pvclock_tsc_shift"]) / j["pvclock_tsc_mul"]
+    check("pvclock tsc frequency from mul/shift", abs(hz - j["pvclock_tsc_hz"]) <= 1)
+else:
+    check("pvclock fields null", j["pvclock_stable"] is None and j["pvclock_tsc_hz"] is None)
+check("plain: libc, not preloaded", j["preloaded"] is False and j["agreement"]["measured"] == "libc")
+check("plain agreement", j["agreement"]["samples"] == 1000 and j["agreement"]["violations"] == 0)
+check("plain no warnings", j["warnings"] == [] and j["time_namespace"] is False)
+check("preloaded", jp["preloaded"] is True and jp["clock_gettime_object"] == lib)
+check("preloaded rdtsc", jp["counter"] == "rdtsc" and jp["counter_reason"] == "FASTRAW_TSC=rdtsc")
+check("preloaded measured", jp["agreement"]["measured"] ==
+      ("libfastraw fast path" if jp["fast_path_active"] else "libfastraw pass-through"))
+check("disabled", jd["fast_path_active"] is False and jd["fast_path_reason"] == "disabled by FASTRAW_DISABLE")
+check("disabled still reads the pages", jd["vdso_era"] == j["vdso_era"] and jd["clock_mode"] == j["clock_mode"])
+check("bogus warning", len(jd["warnings"]) == 1 and "FASTRAW_TSC=bogus" in jd["warnings"][0])
+check("samples 0", jd["agreement"]["samples"] == 0)
+sys.exit(1 if bad else 0)
+EOF
+	;;
+usage)
+	run help "$tool" -h
+	rc help 0
+	quiet help
+	grep -q '^usage: fastraw-info' "$tmp/help.out" && echo "ok: -h prints usage" || fail "-h: no usage"
+	run long_help "$tool" --help
+	rc long_help 0
+	for bad in "--bogus" "-x" "extra" "-n abc" "-n -1" "--samples"; do
+		# Word splitting of $bad is intended: "-n abc" is two arguments.
+		# shellcheck disable=SC2086
+		run bad "$tool" $bad
+		rc bad 2
+		eq "'$bad' prints nothing on stdout" "$(wc -c <"$tmp/bad.out" | tr -d ' ')" 0
+		grep -q '^usage: fastraw-info' "$tmp/bad.err" && echo "ok: '$bad' usage on stderr" ||
+			fail "'$bad': no usage on stderr"
+	done
+	run none "$tool" -n 0
+	rc none 0
+	eq "-n 0 skips the agreement test" "$(field none agreement)" "not run (libc)"
+	;;
+timens)
+	[ "$(id -u)" = 0 ] || { echo "SKIP: time namespaces need root"; exit 77; }
+	unshare --time --fork --monotonic 5000 true 2>/dev/null || { echo "SKIP: unshare --time failed"; exit 77; }
+	run offsets unshare --time --fork --monotonic 5000 cat /proc/self/timens_offsets
+	grep -q '^monotonic *5000 ' "$tmp/offsets.out" && echo "ok: in a namespace" || fail "no namespace offsets"
+	run ns unshare --time --fork --monotonic 5000 "$tool"
+	common ns
+	quiet ns
+	eq "time namespace" "$(field ns 'time namespace')" yes
+	active_expected ns
+	eq "namespace agreement" "$(field ns agreement)" "100000 samples, 0 violations (libc)"
+	run ns_pre unshare --time --fork --monotonic 5000 env LD_PRELOAD="$lib" "$tool"
+	common ns_pre
+	eq "preloaded time namespace" "$(field ns_pre 'time namespace')" yes
+	active_expected ns_pre
+	eq "preloaded namespace agreement" "$(field ns_pre agreement)" \
+		"100000 samples, 0 violations (libfastraw fast path)"
+	;;
+*)
+	echo "unknown case: $what"
+	exit 1
+	;;
+esac
+
+[ "$fails" -eq 0 ] && { echo "PASS: $what"; exit 0; }
+echo "FAILED: $what ($fails)"
+exit 1
