@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the launcher's transcript tests: runs commands, prints what they wrote, checks status and lines.
+# shellcheck shell=sh disable=SC2034  # L, LIB, PROBE and T are for the scripts that source this file
+set -u
+: "${FASTRAW_LAUNCHER:?run under ctest}" "${FASTRAW_LIB:?}" "${LAUNCHER_PROBE:?}"
+export LC_ALL=C
+# An inherited preload or setting would change what the probe reports.
+unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE
+L=$FASTRAW_LAUNCHER
+LIB=$(readlink -f "$FASTRAW_LIB")
+PROBE=$LAUNCHER_PROBE
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT
+failures=0
+
+fail() {
+	echo "  FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# run STATUS CMD...: runs CMD with its stdout in $T/out and stderr in $T/err, prints both, checks the status.
+run() {
+	want=$1
+	shift
+	echo "\$ $*"
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	sed 's/^/  out| /' "$T/out"
+	sed 's/^/  err| /' "$T/err"
+	echo "  exit $got"
+	[ "$got" = "$want" ] || fail "exit status $got, expected $want"
+}
+
+out_has() { grep -qxF -- "$1" "$T/out" || fail "no stdout line: $1"; }
+err_has() { grep -qxF -- "$1" "$T/err" || fail "no stderr line: $1"; }
+out_lacks() { ! grep -qF -- "$1" "$T/out" || fail "stdout holds: $1"; }
+err_lacks() { ! grep -qF -- "$1" "$T/err" || fail "stderr holds: $1"; }
+err_matches() { grep -qE -- "$1" "$T/err" || fail "no stderr line matches: $1"; }
+out_empty() { [ ! -s "$T/out" ] || fail "stdout is not empty"; }
+# err_is TEXT: stderr is exactly TEXT (lines separated by newlines).
+err_is() { printf '%s\n' "$1" | diff -u - "$T/err" >/dev/null || fail "stderr is not exactly: $1"; }
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+finish() {
+	if [ "$failures" -eq 0 ]; then
+		echo "PASS"
+		exit 0
+	fi
+	echo "FAILED: $failures check(s)"
+	exit 1
+}

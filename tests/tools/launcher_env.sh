@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What the program run by the launcher gets: LD_PRELOAD with the library first, the FASTRAW_ settings, the binding.
+. "$(dirname "$0")/launcher_common.sh"
+
+run 0 env LD_PRELOAD=libm.so.6 "$L" --lib "$LIB" --tsc rdtsc --debug "$PROBE" one "two words"
+out_has "argv[0]=$PROBE"
+out_has "argv[1]=one"
+out_has "argv[2]=two words"
+out_has "LD_PRELOAD=$LIB:libm.so.6"
+out_has "FASTRAW_TSC=rdtsc"
+out_has "FASTRAW_DEBUG=1"
+out_has "FASTRAW_STATS=(unset)"
+out_has "clock_gettime in $LIB"
+out_has "clock_gettime calls ok"
+err_has "fastraw: launching $PROBE with LD_PRELOAD=$LIB:libm.so.6"
+# The library's own start-up line shows the setting reached it.
+err_matches "^fastraw: kernel=.* counter=rdtsc (active|passthrough)"
+
+for mode in rdtscp lfence; do
+	run 0 "$L" --lib "$LIB" --tsc "$mode" "$PROBE"
+	out_has "FASTRAW_TSC=$mode"
+	out_has "FASTRAW_DEBUG=(unset)"
+	err_lacks "fastraw: kernel="
+done
+
+# Settings not asked for are inherited untouched.
+run 0 env FASTRAW_TSC=lfence FASTRAW_DEBUG=0 "$L" --lib "$LIB" "$PROBE"
+out_has "FASTRAW_TSC=lfence"
+out_has "FASTRAW_DEBUG=0"
+
+# The library is never listed twice, whatever name the existing entry uses; ours goes first.
+ln -s "$LIB" "$T/alias.so"
+run 0 env LD_PRELOAD="libm.so.6:$LIB" "$L" --lib "$LIB" "$PROBE"
+out_has "LD_PRELOAD=$LIB:libm.so.6"
+run 0 env LD_PRELOAD="$T/alias.so libm.so.6" "$L" --lib "$T/alias.so" "$PROBE"
+out_has "LD_PRELOAD=$LIB:libm.so.6"
+out_has "clock_gettime in $LIB"
+run 0 env LD_PRELOAD=":$LIB::" "$L" --lib "$LIB" "$PROBE"
+out_has "LD_PRELOAD=$LIB"
+
+# PATH is searched like execvp: a non-executable match is passed over, argv[0] kept as typed.
+mkdir "$T/noexec" "$T/bin"
+cp "$PROBE" "$T/noexec/fr-probe"
+chmod 644 "$T/noexec/fr-probe"
+cp "$PROBE" "$T/bin/fr-probe"
+run 0 env PATH="$T/missing:$T/noexec:$T/bin" "$L" --lib "$LIB" fr-probe
+out_has "argv[0]=fr-probe"
+out_has "clock_gettime in $LIB"
+
+# A #! script runs: the loader preloads into its interpreter, which passes the environment on.
+printf '#!/bin/sh\nexec "%s" from-script\n' "$PROBE" >"$T/script"
+chmod 755 "$T/script"
+run 0 "$L" --lib "$LIB" "$T/script"
+out_has "argv[1]=from-script"
+out_has "LD_PRELOAD=$LIB"
+out_has "clock_gettime in $LIB"
+
+# Without --lib: the installed library when there is one, else the one beside the launcher.
+run 0 "$L" "$PROBE"
+if [ -f "$LAUNCHER_INSTALL_LIBDIR/libfastraw.so" ]; then
+	echo "  (an installed $LAUNCHER_INSTALL_LIBDIR/libfastraw.so comes first)"
+	out_has "LD_PRELOAD=$(readlink -f "$LAUNCHER_INSTALL_LIBDIR/libfastraw.so")"
+else
+	out_has "LD_PRELOAD=$LIB"
+	out_has "clock_gettime in $LIB"
+fi
+
+finish

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Programs and libraries the launcher refuses, each with its message and exit status; none of them runs.
+. "$(dirname "$0")/launcher_common.sh"
+
+run 125 "$L" --lib /nonexistent/libfastraw.so "$PROBE"
+out_empty
+err_is "fastraw: no usable libfastraw.so: /nonexistent/libfastraw.so (No such file or directory)"
+
+echo "not a library" >"$T/libfake.so"
+run 125 "$L" --lib "$T/libfake.so" "$PROBE"
+err_is "fastraw: no usable libfastraw.so: $T/libfake.so (not an ELF file)"
+
+run 127 "$L" --lib "$LIB" "$T/no-such-program"
+err_is "fastraw: $T/no-such-program: No such file or directory"
+
+run 127 env PATH="$T" "$L" --lib "$LIB" fastraw-no-such-program
+err_is "fastraw: fastraw-no-such-program: not found on PATH"
+
+cp "$PROBE" "$T/noexec"
+chmod 644 "$T/noexec"
+run 126 "$L" --lib "$LIB" "$T/noexec"
+err_is "fastraw: $T/noexec: Permission denied"
+
+run 126 env PATH="$T" "$L" --lib "$LIB" noexec
+err_is "fastraw: noexec: found on PATH but not executable"
+
+mkdir "$T/dir"
+run 126 "$L" --lib "$LIB" "$T/dir"
+err_is "fastraw: $T/dir: Is a directory"
+
+printf 'hello\n' >"$T/text"
+chmod 755 "$T/text"
+run 126 "$L" --lib "$LIB" "$T/text"
+err_is "fastraw: $T/text: neither an ELF program nor a #! script"
+
+printf '#!/nonexistent/interpreter\n' >"$T/badscript"
+chmod 755 "$T/badscript"
+run 126 "$L" --lib "$LIB" "$T/badscript"
+err_is "fastraw: $T/badscript: its #! interpreter /nonexistent/interpreter: No such file or directory"
+
+# Set-ID programs: the kernel asks the loader for secure execution, and it would drop the preload.
+cp "$PROBE" "$T/suid"
+chmod 4755 "$T/suid"
+run 126 "$L" --lib "$LIB" "$T/suid"
+out_empty
+err_is "fastraw: $T/suid: set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
+
+cp "$PROBE" "$T/sgid"
+chmod 2755 "$T/sgid"
+run 126 "$L" --lib "$LIB" "$T/sgid"
+out_empty
+err_is "fastraw: $T/sgid: set-group-ID: the dynamic loader ignores LD_PRELOAD for it"
+
+# A script's own set-ID bits are ignored by Linux, so they do not matter; its interpreter's do.
+printf '#!%s\n' "$T/suid" >"$T/suid-interp"
+chmod 4755 "$T/suid-interp"
+run 126 "$L" --lib "$LIB" "$T/suid-interp"
+err_is "fastraw: $T/suid-interp: its #! interpreter $T/suid: set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
+
+if command -v setcap >/dev/null 2>&1 && cp "$PROBE" "$T/caps" && setcap cap_net_raw+ep "$T/caps" 2>/dev/null; then
+	run 126 "$L" --lib "$LIB" "$T/caps"
+	err_is "fastraw: $T/caps: has file capabilities: the dynamic loader ignores LD_PRELOAD for it"
+else
+	echo "(file capabilities not checked: setcap is missing or not permitted here)"
+fi
+
+finish

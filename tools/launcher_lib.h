@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Finding libfastraw.so for the launcher, and the LD_PRELOAD value that puts it first. */
+#ifndef LAUNCHER_LIB_H
+#define LAUNCHER_LIB_H
+
+#include <stddef.h>
+
+/*
+ * Finds the library: explicit when not NULL (and then nothing else), else the first usable
+ * file of FASTRAW_INSTALL_LIBDIR/libfastraw.so, <launcher dir>/FASTRAW_BIN_TO_LIB/libfastraw.so
+ * (an installed tree moved elsewhere) and <launcher dir>/libfastraw.so (a build tree). Usable:
+ * a 64-bit x86_64 shared object whose real path has no ':' or ' ' (LD_PRELOAD separators).
+ * Returns 0 with the real path in out, or -1 with every place tried and why in why.
+ */
+int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char *why, size_t whylen);
+
+/*
+ * The LD_PRELOAD value: lib, then the entries of old (may be NULL) in their order, separated
+ * by ':', leaving out empty entries and any naming the same file as lib. NULL when out of memory.
+ */
+char *launcher_preload_value(const char *lib, const char *old);
+
+#endif

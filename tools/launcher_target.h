@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* Finding the program to run as execvp would, and deciding whether the loader can preload into it. */
+#ifndef LAUNCHER_TARGET_H
+#define LAUNCHER_TARGET_H
+
+#include <stddef.h>
+
+/* Exit statuses, as shells and env(1) use them. */
+#define LAUNCHER_EXIT_CANNOT_RUN 126
+#define LAUNCHER_EXIT_NOT_FOUND 127
+
+/*
+ * Resolves prog: as given when it contains a '/', else the first executable regular file of
+ * that name along PATH (an empty entry is the current directory; without PATH, /bin:/usr/bin).
+ * Returns 0 with the path in out, or LAUNCHER_EXIT_NOT_FOUND / LAUNCHER_EXIT_CANNOT_RUN with
+ * the reason in why.
+ */
+int launcher_resolve(const char *prog, char *out, size_t outlen, char *why, size_t whylen);
+
+/*
+ * Accepts a dynamically linked x86_64 ELF program that is not set-user-ID, set-group-ID or
+ * file-capable, and a #! script whose interpreter (followed up to 4 levels) is accepted.
+ * Returns 0, or LAUNCHER_EXIT_CANNOT_RUN with the reason in why.
+ */
+int launcher_check(const char *path, char *why, size_t whylen);
+
+#endif
