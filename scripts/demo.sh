@@ -8,21 +8,25 @@ set -euo pipefail
 # shellcheck disable=SC2119 # fr_setup's arguments are for cmake, not ours
 fr_setup
 
-lat="$FR_BUILD/fastraw-demo-latency"
+lat="$FR_BUILD/fastraw-latency"
 lib="$FR_BUILD/libfastraw.so"
 samples=1000000
 status=0
 
-# best_avg LABEL [VAR=VALUE...]: the lowest avg_ns of three runs, in a clean environment plus the given variables.
+# best_avg LABEL [VAR=VALUE...]: the lowest mean delta between consecutive calls (fastraw-latency's
+# top-level "avg_ns", in ns) of three runs, in a clean environment plus the given variables.
 best_avg() {
-	local label=$1 best="" out avg
+	local label=$1 best="" out avg rc
 	shift
 	for _ in 1 2 3; do
-		if ! out=$(env -u LD_PRELOAD -u FASTRAW_TSC -u FASTRAW_DEBUG "$@" "$lat" -n "$samples"); then
-			echo "demo: $label: $out" >&2
+		rc=0
+		out=$(env -u LD_PRELOAD -u FASTRAW_TSC -u FASTRAW_DEBUG "$@" "$lat" -n "$samples" --json) || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			echo "demo: $label: fastraw-latency exited $rc:" \
+				"$(sed -n 's/^  "inconsistent_deltas": \([0-9]*\)$/\1/p' <<<"$out") inconsistent deltas" >&2
 			status=1
 		fi
-		avg=$(sed -n 's/.* avg_ns=\([0-9.]*\).*/\1/p' <<<"$out")
+		avg=$(sed -n 's/^  "avg_ns": \([0-9.]*\),$/\1/p' <<<"$out")
 		[ -n "$avg" ] || { echo "demo: $label: no result" >&2; exit 1; }
 		if [ -z "$best" ] || awk -v a="$avg" -v b="$best" 'BEGIN { exit !(a < b) }'; then
 			best=$avg
