@@ -13,6 +13,7 @@
 
 #include "bench_child.h"
 #include "bench_loops.h"
+#include "tool_args.h"
 
 extern char **environ;
 
@@ -48,12 +49,9 @@ static void usage(FILE *f)
 
 static long parse_pos(const char *s, const char *what)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *s == '\0' || *end != '\0' || v <= 0 || v > INT_MAX) {
+	if (tool_parse_long(s, 1, INT_MAX, &v) != 0) {
 		fprintf(stderr, "fastraw-bench: %s must be a positive number, not \"%s\"\n", what, s);
 		exit(2);
 	}

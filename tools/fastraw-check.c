@@ -12,6 +12,7 @@
 #include "check_run.h"
 #include "clocknames.h"
 #include "runtime.h"
+#include "tool_args.h"
 
 #define MAX_SECONDS 86400.0
 
@@ -77,12 +78,9 @@ static double parse_seconds(const char *s)
 
 static int parse_threads(const char *s)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || !*s || *end || v < 1 || v > CHECK_MAX_THREADS)
+	if (tool_parse_long(s, 1, CHECK_MAX_THREADS, &v) != 0)
 		bad_usage("-j must be a whole number of threads from 1 to %d, not \"%s\"",
 			  CHECK_MAX_THREADS, s);
 	return (int)v;

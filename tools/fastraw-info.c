@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "info.h"
+#include "tool_args.h"
 
 #define DEFAULT_SAMPLES 100000L
 #define MAX_SAMPLES 100000000L
@@ -74,7 +75,6 @@ int main(int argc, char **argv)
 	struct info in;
 	long samples = DEFAULT_SAMPLES;
 	int json = 0, c;
-	char *end;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jn:h", opts, NULL)) != -1) {
@@ -83,9 +83,7 @@ int main(int argc, char **argv)
 			json = 1;
 			break;
 		case 'n':
-			errno = 0;
-			samples = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || samples < 0 || samples > MAX_SAMPLES)
+			if (tool_parse_long(optarg, 0, MAX_SAMPLES, &samples) != 0)
 				return bad_usage("--samples wants a number from 0 to 100000000, not ", optarg);
 			break;
 		case 'h':

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "clocknames.h"
+#include "tool_args.h"
 
 #define PROG "fastraw-latency"
 #define NSEC_PER_SEC 1000000000LL
@@ -64,20 +65,6 @@ static void usage(FILE *f)
 		MAX_SAMPLES, DEFAULT_SAMPLES, MAX_REPEAT);
 }
 
-/* Parses a decimal count in [min, max]; 0 on success, -1 otherwise. */
-static int parse_count(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* Fills o from argv and returns -1 to go on, or the status to exit with: 0 after -h, else EXIT_USAGE. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -101,14 +88,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case 'n':
-			if (parse_count(optarg, 2, MAX_SAMPLES, &o->samples) != 0) {
+			if (tool_parse_long(optarg, 2, MAX_SAMPLES, &o->samples) != 0) {
 				fprintf(stderr, PROG ": -n needs a number of samples from 2 to %ld, not \"%s\"\n",
 					MAX_SAMPLES, optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'r':
-			if (parse_count(optarg, 1, MAX_REPEAT, &o->repeat) != 0) {
+			if (tool_parse_long(optarg, 1, MAX_REPEAT, &o->repeat) != 0) {
 				fprintf(stderr, PROG ": -r needs a number of repeats from 1 to %ld, not \"%s\"\n",
 					MAX_REPEAT, optarg);
 				return EXIT_USAGE;
