@@ -142,8 +142,12 @@ fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, 
 	f->mult = FR_LD32(entry + FR_OFF_MULT + fs);
 	f->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
 	f->lim = 0xffffffffu;
-	if (rules == FR_RULES_6_10 && FR_LD64(entry + FR_OFF_MAX_CYCLES) < f->lim)
-		f->lim = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+	if (rules == FR_RULES_6_10) {
+		uint64_t max_cycles = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+
+		if (max_cycles < f->lim)
+			f->lim = max_cycles;
+	}
 }
 
 /*
