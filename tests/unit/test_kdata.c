@@ -233,6 +233,41 @@ START_TEST(seq_change_retries)
 }
 END_TEST
 
+/*
+ * The clock mode changes at run time (pvclock, then none, then TSC, then pvclock again, each
+ * with a new seq as the kernel's writer makes): every call follows the page as it is now. The
+ * pvclock page faults while the mode is not pvclock, so a cached pointer use would crash.
+ */
+START_TEST(mode_flips_between_calls)
+{
+	struct synth s;
+	struct clockvals v = kvm_clock;
+	struct pvvals p = kvm_pv;
+
+	synth_init(&s, _i);
+	v.L = p.sys;
+	synth_set_clock(&s, 0, &v);
+	synth_set_pv(&s, &p);
+	synth_check_read(&s, &v, &p, NULL, p.tsts + 5000, "pvclock before the flip");
+	synth_close_pv(&s);
+	v.seq += 2;
+	v.mode = FR_MODE_NONE;
+	synth_set_clock(&s, 0, &v);
+	synth_check_read(&s, &v, NULL, NULL, p.tsts + 6000, "flipped to none");
+	v = tsc_clock;
+	v.seq = 10;
+	synth_set_clock(&s, 0, &v);
+	synth_check_read(&s, &v, NULL, NULL, v.L + 7000, "flipped to tsc");
+	v = kvm_clock;
+	v.seq = 12;
+	v.L = p.sys;
+	synth_set_clock(&s, 0, &v);
+	synth_set_pv(&s, &p);
+	synth_check_read(&s, &v, &p, NULL, p.tsts + 8000, "back to pvclock");
+	synth_free(&s);
+}
+END_TEST
+
 START_TEST(time_namespace)
 {
 	static const struct nsoff offs[] = { { 100000, 123456789 }, { -5000, 999999999 }, { 0, 0 }, { -1, 1 } };
@@ -348,6 +383,7 @@ static Suite *kdata_suite(void)
 	tcase_add_loop_test(tc, pvclock_other_mult, 0, N_ERAS);
 	tcase_add_loop_test(tc, passes_the_call, 0, N_ERAS);
 	tcase_add_loop_test(tc, seq_change_retries, 0, N_ERAS);
+	tcase_add_loop_test(tc, mode_flips_between_calls, 0, N_ERAS);
 	tcase_add_loop_test(tc, time_namespace, 0, N_ERAS);
 	tcase_add_test(tc, no_namespace_before_5_6);
 	tcase_add_loop_test(tc, random_pages, 0, N_ERAS);
