@@ -57,7 +57,10 @@ fr_add_e2e_test(e2e_lifecycle life ctor preinit)
 fr_add_e2e_test(e2e_causality causality)
 
 # Under valgrind there is no vDSO: every call passes through, with the reason in the debug line.
-add_test(NAME e2e_valgrind
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/valgrind_passthrough.sh
-          $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket>)
-set_tests_properties(e2e_valgrind PROPERTIES LABELS e2e TIMEOUT 300)
+# (Valgrind and the sanitizers' runtimes do not mix.)
+if(NOT FASTRAW_SANITIZE)
+  add_test(NAME e2e_valgrind
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/valgrind_passthrough.sh
+            $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket>)
+  set_tests_properties(e2e_valgrind PROPERTIES LABELS e2e TIMEOUT 300)
+endif()
