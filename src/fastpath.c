@@ -73,5 +73,8 @@ static const fr_raw_fn instances[3][3] = {
 
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
+	/* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */
+	if ((lay->rules == FR_RULES_6_10) != (lay->field_shift == 8))
+		return NULL;
 	return instances[lay->rules][mode];
 }

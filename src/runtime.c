@@ -234,7 +234,9 @@ static void init_once(void)
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
-	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : raw_pass;
+	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
+	if (!raw)
+		raw = raw_pass;
 	if (p.env.stats)
 		raw = fr_stats_start(raw);
 	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);

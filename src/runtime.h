@@ -19,7 +19,7 @@ extern fr_real_fn fr_real;
 
 /* The pages the published fast paths read (fastpath.c). */
 extern struct fr_kdata fr_kd;
-/* The fast path for an era's rules and a counter read; it reads fr_kd. */
+/* The fast path for an era's rules and a counter read (it reads fr_kd), or NULL for a layout it cannot serve. */
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
 
 /* A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. */
