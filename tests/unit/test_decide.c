@@ -121,14 +121,14 @@ END_TEST
 /* Every era's layout has a fast path for every counter read (the instances fit the layouts). */
 START_TEST(every_layout_has_fast_paths)
 {
-	static const char *const eras[] = { "5.3", "5.6", "5.7", "6.5", "6.10", "6.13", "6.15", "6.17" };
+	static const char *const names[] = { "5.3", "5.6", "5.7", "6.5", "6.10", "6.13", "6.15", "6.17" };
 
-	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
-		const struct fr_layout *lay = fr_layout_by_name(eras[i]);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct fr_layout *lay = fr_layout_by_name(names[i]);
 
 		ck_assert_ptr_nonnull(lay);
 		for (int m = FR_CTR_RDTSCP; m <= FR_CTR_RDTSC; m++)
-			ck_assert_msg(fr_raw_for(lay, (enum fr_counter_mode)m) != NULL, "era %s mode %d", eras[i], m);
+			ck_assert_msg(fr_raw_for(lay, (enum fr_counter_mode)m) != NULL, "era %s mode %d", names[i], m);
 	}
 }
 END_TEST
