@@ -24,17 +24,9 @@ target_link_libraries(e2e_probe_ctor PRIVATE e2e_ctor)
 fr_add_e2e_probe(preinit e2e/probe_preinit.c)
 fr_add_e2e_probe(causality e2e/probe_causality.c)
 
-# With FASTRAW_SANITIZE the preloaded library needs the ASan runtime loaded before it.
-set(fr_e2e_preload_first "")
-if(FASTRAW_SANITIZE)
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
-    OUTPUT_VARIABLE fr_asan_runtime OUTPUT_STRIP_TRAILING_WHITESPACE)
-  set(fr_e2e_preload_first "FR_PRELOAD_FIRST=${fr_asan_runtime}")
-endif()
-
 # fr_add_e2e_test(NAME PROBE...): Check suite e2e/test_NAME.c, told where its probes are.
 function(fr_add_e2e_test name)
-  set(env ${fr_e2e_preload_first})
+  set(env "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")
   foreach(probe ${ARGN})
     string(TOUPPER ${probe} var)
     list(APPEND env "FR_PROBE_${var}=$<TARGET_FILE:e2e_probe_${probe}>")

@@ -6,13 +6,6 @@
 add_library(latency_backstep SHARED tools/latency_backstep.c)
 target_link_libraries(latency_backstep PRIVATE fastraw_warnings)
 
-# With FASTRAW_SANITIZE a preloaded library needs the ASan runtime loaded before it.
-set(fr_latency_first "")
-if(FASTRAW_SANITIZE)
-  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
-    OUTPUT_VARIABLE fr_latency_first OUTPUT_STRIP_TRAILING_WHITESPACE)
-endif()
-
 foreach(case help badflag badvalue badclock badid shape dump repeat
     clock_name clock_number monotonic json zero backwards preload)
   add_test(NAME tool_latency_${case}
@@ -21,5 +14,5 @@ foreach(case help badflag badvalue badclock badid shape dump repeat
   set_tests_properties(tool_latency_${case} PROPERTIES
     LABELS tools
     TIMEOUT 60
-    ENVIRONMENT "FR_PRELOAD_FIRST=${fr_latency_first}")
+    ENVIRONMENT "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")
 endforeach()
