@@ -154,9 +154,10 @@ void e2e_run(struct e2e_result *r, const struct e2e_opts *opts, const char *cons
 	if (!opts->no_preload) {
 		/* Sanitizer builds name their runtime, which must come first of all. */
 		const char *first = getenv("FR_PRELOAD_FIRST");
+		int have_first = first && *first;
 
-		ck_assert_int_gt(asprintf(&preload, "LD_PRELOAD=%s%s%s", first ? first : "",
-					  first ? " " : "", e2e_need_env("FASTRAW_LIB")),
+		ck_assert_int_gt(asprintf(&preload, "LD_PRELOAD=%s%s%s", have_first ? first : "",
+					  have_first ? " " : "", e2e_need_env("FASTRAW_LIB")),
 				 0);
 	}
 	env = build_env(opts, preload);
