@@ -16,6 +16,24 @@
 #include "vdso_elf.h"
 
 extern char **environ;
+/* ld.so's initial stack pointer (argc, argv..., NULL, envp..., NULL, auxv); weak: not everywhere. */
+extern void *__libc_stack_end __attribute__((weak));
+
+/*
+ * The environment. In an executable's preinit array (before libc's own start-up) environ is
+ * still NULL, but the kernel's initial stack already holds it, right after argv.
+ */
+static char **environment(void)
+{
+	char **argv;
+	long argc;
+
+	if (environ || !&__libc_stack_end || !__libc_stack_end)
+		return environ;
+	argc = *(long *)__libc_stack_end;
+	argv = (char **)__libc_stack_end + 1;
+	return argv + argc + 1;
+}
 
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 {
@@ -147,7 +165,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.era = "none";
 	p->st.mode = -1;
 	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
-	fr_env_parse(environ, (int)getauxval(AT_SECURE), &p->env);
+	fr_env_parse(environment(), (int)getauxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
 	if (p->env.disable)

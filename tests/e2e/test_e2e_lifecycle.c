@@ -45,6 +45,22 @@ START_TEST(preinit_array)
 }
 END_TEST
 
+/* The first call comes from the preinit array, before libc's start-up sets environ: the variables still count. */
+START_TEST(preinit_array_reads_the_environment)
+{
+	struct e2e_result r;
+
+	run_probe(&r, "FR_PROBE_PREINIT", NULL, E2E_ENV("FASTRAW_DEBUG=1"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug_active(r.err, NULL);
+	e2e_result_free(&r);
+	run_probe(&r, "FR_PROBE_PREINIT", NULL, E2E_ENV("FASTRAW_DEBUG=1", "FASTRAW_DISABLE=1"));
+	ck_assert_msg(e2e_count_lines_with(r.err, "passthrough: disabled by FASTRAW_DISABLE") == 1,
+		      "stderr:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
 START_TEST(fork_children)
 {
 	struct e2e_result r;
@@ -112,6 +128,7 @@ static Suite *lifecycle_suite(void)
 
 	tcase_add_test(tc, dependency_constructor);
 	tcase_add_test(tc, preinit_array);
+	tcase_add_test(tc, preinit_array_reads_the_environment);
 	tcase_add_test(tc, fork_children);
 	tcase_add_test(tc, signal_handlers);
 	tcase_add_test(tc, first_call_in_signal_handler);
