@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parses FASTRAW_TSC, FASTRAW_DISABLE, FASTRAW_DEBUG and FASTRAW_STATS; unknown values become warnings. */
+/* Parses FASTRAW_TSC, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS and FASTRAW_SHADOW_VDSO; unknown values become warnings. */
 #include "env.h"
 
 #include <string.h>
@@ -54,6 +54,7 @@ static void parse_tsc(struct fr_env *out, const char *value)
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->shadow_vdso = 1;
 	for (; !secure && envp && *envp; envp++) {
 		const char *e = *envp, *v;
 
@@ -67,5 +68,7 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 			parse_flag(out, "FASTRAW_DEBUG", v, &out->debug);
 		else if ((v = match(e, "FASTRAW_STATS")) && *v)
 			parse_flag(out, "FASTRAW_STATS", v, &out->stats);
+		else if ((v = match(e, "FASTRAW_SHADOW_VDSO")) && *v)
+			parse_flag(out, "FASTRAW_SHADOW_VDSO", v, &out->shadow_vdso);
 	}
 }

@@ -20,6 +20,7 @@ struct fr_env {
 	int disable;                  /* FASTRAW_DISABLE=1 */
 	int debug;                    /* FASTRAW_DEBUG=1 */
 	int stats;                    /* FASTRAW_STATS=1 */
+	int shadow_vdso;              /* FASTRAW_SHADOW_VDSO, default 1: getauxval(AT_SYSINFO_EHDR) gives the shadow image */
 	int nwarn;
 	struct fr_env_warning warn[FR_ENV_MAX_WARN];
 };

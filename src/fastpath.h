@@ -120,8 +120,21 @@ fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs,
 	return FR_PASS;
 }
 
-/* The out-of-line general reading a fast reading falls back to. */
-typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
+/* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
+typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, void *dst);
+
+/* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
+typedef void (*fr_emit_fn)(void *dst, uint64_t sec, uint64_t ns);
+
+static inline void fr_emit_ts(void *dst, uint64_t sec, uint64_t ns)
+{
+	fr_ts_set((struct timespec *)dst, sec, ns);
+}
+
+static inline void fr_emit_ns(void *dst, uint64_t sec, uint64_t ns)
+{
+	*(int64_t *)dst = fr_ts_ns(sec, ns);
+}
 
 /* The entry's fields a fast reading uses, read after the counter. */
 struct fr_fast_fields {
@@ -167,8 +180,8 @@ fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, 
  */
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
-	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, uint64_t off_sec, uint64_t off_nsec,
-	      struct timespec *ts)
+	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, fr_emit_fn emit, uint64_t off_sec,
+	      uint64_t off_nsec, void *dst)
 {
 	/*
 	 * Only seq, mode and the pvclock version are read before the counter: the counter read
@@ -195,20 +208,20 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
 		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
 				f.mult != 1ull << (f.shift & 63) || pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
-			return general(kd, counter, ts);
+			return general(kd, counter, dst);
 		FR_BARRIER();
 		/* An odd version never equals the even one taken above: an update in progress retries. */
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
-			return general(kd, counter, ts);
+			return general(kd, counter, dst);
 		delta -= tsc_timestamp;
 		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
 		if (FR_UNLIKELY((int64_t)delta < 0))
-			return general(kd, counter, ts);
+			return general(kd, counter, dst);
 		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
 		since_last = system_time - f.cycle_last;
 		if (FR_UNLIKELY(since_last + scaled > f.lim))
-			return general(kd, counter, ts);
-		fr_ts_set(ts, f.sec, (f.base_nsec >> f.shift) + since_last + off_nsec + scaled);
+			return general(kd, counter, dst);
+		emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + off_nsec + scaled);
 		return FR_OK;
 	}
 	if (FR_LIKELY(mode == FR_MODE_TSC)) {
@@ -223,27 +236,27 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		fr_fast_fields(entry, fs, rules, off_sec, &f);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
-			return general(kd, counter, ts);
+			return general(kd, counter, dst);
 		d = c - f.cycle_last;
 		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
-			return general(kd, counter, ts);
-		fr_ts_set(ts, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
+			return general(kd, counter, dst);
+		emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
 		return FR_OK;
 	}
-	return general(kd, counter, ts);
+	return general(kd, counter, dst);
 }
 
 /* The fast reading: page 0, or a time namespace's real page with its offsets. */
 static inline __attribute__((always_inline)) int
 fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
-		 fr_general_fn general, struct timespec *ts)
+		 fr_general_fn general, fr_emit_fn emit, void *dst)
 {
 	const volatile uint8_t *entry = kd->raw0;
 	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 
 	if (FR_LIKELY(!(seq & 1))) {
 		FR_BARRIER();
-		return fr_fast_entry(kd, entry, seq, rules, fs, counter, general, 0, 0, ts);
+		return fr_fast_entry(kd, entry, seq, rules, fs, counter, general, emit, 0, 0, dst);
 	}
 	/* Odd: a writer at work, or a namespace page (seq 1 and the marker); its offsets never change. */
 	if (kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
@@ -253,10 +266,11 @@ fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr
 		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
 		if (FR_LIKELY(!(seq & 1))) {
 			FR_BARRIER();
-			return fr_fast_entry(kd, kd->raw_ns, seq, rules, fs, counter, general, off_sec, off_nsec, ts);
+			return fr_fast_entry(kd, kd->raw_ns, seq, rules, fs, counter, general, emit, off_sec,
+					     off_nsec, dst);
 		}
 	}
-	return general(kd, counter, ts);
+	return general(kd, counter, dst);
 }
 
 /* The fast reading with any counter and the layout's own rules, not inlined: for tests and tools. */

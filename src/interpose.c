@@ -22,9 +22,10 @@ static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *t
 
 /*
  * The body has its own name: <time.h> declares clock_gettime's timespec nonnull, which would
- * let the compiler drop the NULL check. The exported names are aliases of it.
+ * let the compiler drop the NULL check. The exported names are aliases of it; the hidden name
+ * is what dlsym's interposer hands out, whoever else exports clock_gettime.
  */
-static int fr_clock_gettime(clockid_t clk, struct timespec *ts)
+int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	/* A tail call: the fast path answers in libc's convention, passing through itself when it must. */
 	if (__builtin_expect(clk == CLOCK_MONOTONIC_RAW && ts != NULL, 1))

@@ -55,16 +55,20 @@ static void parse_line(const char *line, size_t len, struct fr_maps *out)
 	size_t plen;
 	const char *path = pathname(line, len, &plen);
 	uintptr_t start;
+	const char *dash;
 
 	if (!path || path[0] != '[')
 		return;
 	start = parse_hex(line, line + len);
+	dash = memchr(line, '-', len);
 	if (is(path, plen, "[vvar]"))
 		out->vvar = start;
 	else if (is(path, plen, "[vvar_vclock]"))
 		out->vvar_vclock = start;
-	else if (is(path, plen, "[vdso]"))
+	else if (is(path, plen, "[vdso]")) {
 		out->vdso = start;
+		out->vdso_end = dash ? parse_hex(dash + 1, line + len) : 0;
+	}
 }
 
 void fr_maps_parse(const char *text, size_t len, struct fr_maps *out)
@@ -91,8 +95,10 @@ static void merge(struct fr_maps *out, const char *text, size_t len)
 		out->vvar = part.vvar;
 	if (part.vvar_vclock)
 		out->vvar_vclock = part.vvar_vclock;
-	if (part.vdso)
+	if (part.vdso) {
 		out->vdso = part.vdso;
+		out->vdso_end = part.vdso_end;
+	}
 }
 
 int fr_maps_read(struct fr_maps *out)

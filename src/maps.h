@@ -11,6 +11,7 @@ struct fr_maps {
 	uintptr_t vvar;
 	uintptr_t vvar_vclock;
 	uintptr_t vdso;
+	uintptr_t vdso_end; /* end (exclusive) of the [vdso] mapping; 0 when absent */
 };
 
 /* Fills out from the text of a maps file; pure, for tests. */

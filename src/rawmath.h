@@ -88,6 +88,38 @@ static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 	ts->tv_nsec = (long)ns;
 }
 
+/* Below this many nanoseconds fr_ts_set's carry into seconds is a plain division (2^32 s). */
+#define FR_NS_CARRY_EXACT (FR_NSEC_PER_SEC << 32)
+
+/*
+ * tv_sec * 1e9 + tv_nsec of the timespec fr_ts_set(sec, ns) makes, in 64-bit two's complement,
+ * without splitting: below FR_NS_CARRY_EXACT the split and the sum are the same number.
+ */
+static inline int64_t fr_ts_ns(uint64_t sec, uint64_t ns)
+{
+	if (__builtin_expect(ns < FR_NS_CARRY_EXACT, 1))
+		return (int64_t)(sec * FR_NSEC_PER_SEC + ns);
+	sec += (uint32_t)(ns / FR_NSEC_PER_SEC);
+	return (int64_t)(sec * FR_NSEC_PER_SEC + ns % FR_NSEC_PER_SEC);
+}
+
+/*
+ * The RAW clock in nanoseconds on the line of one snapshot, for a counter value before or
+ * after cycle_last: sec * 1e9 + floor((B + (cycles - L) * mult) / 2^shift), in 128 bits.
+ * The kernel accumulates RAW exactly (B grows by (L' - L) * mult, whole seconds carried), so
+ * every snapshot of one clocksource lies on the same line: for cycles >= L this is what the
+ * era's vDSO returns, and for cycles < L what a reading from an earlier snapshot returned.
+ * (The vDSO itself clamps cycles < L to the base: that is a live reading racing a CPU whose
+ * counter lags, not a conversion.)
+ */
+static inline int64_t fr_raw_line_ns(uint64_t cycles, const struct fr_raw_vals *v)
+{
+	__int128 x = (__int128)(int64_t)(cycles - v->cycle_last) * v->mult + (__int128)v->base_nsec;
+
+	/* >> of a negative __int128 is arithmetic in GCC and Clang: a floor. */
+	return (int64_t)(v->base_sec * FR_NSEC_PER_SEC + (uint64_t)(int64_t)(x >> v->shift));
+}
+
 /* struct pvclock_vcpu_time_info (arch/x86/include/asm/pvclock-abi.h), the values one reading uses. */
 struct fr_pvclock_vals {
 	uint64_t tsc_timestamp;
@@ -122,6 +154,24 @@ static inline int fr_pvclock_cycles(const struct fr_pvclock_vals *p, uint64_t ts
 		delta <<= p->shift;
 	*out = p->system_time + fr_mul_u64_u32_shr32(delta, p->mul);
 	return FR_OK;
+}
+
+/*
+ * kvmclock nanoseconds for a TSC value on the line of one pvclock snapshot, extrapolated
+ * backwards below tsc_timestamp (which a live reading never is: there the result is an
+ * estimate, the hypervisor having re-based the clock since).
+ */
+static inline uint64_t fr_pvclock_line(const struct fr_pvclock_vals *p, uint64_t tsc)
+{
+	uint64_t out, back = p->tsc_timestamp - tsc;
+
+	if (fr_pvclock_cycles(p, tsc, &out) == FR_OK)
+		return out;
+	if (p->shift < 0)
+		back >>= -p->shift;
+	else
+		back <<= p->shift;
+	return p->system_time - fr_mul_u64_u32_shr32(back, p->mul);
 }
 
 #endif

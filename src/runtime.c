@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "decide.h"
+#include "dynsym.h"
 #include "env.h"
 #include "fastpath.h"
 #include "log.h"
@@ -23,7 +24,7 @@ extern void *__libc_stack_end __attribute__((weak));
  * The environment. In an executable's preinit array (before libc's own start-up) environ is
  * still NULL, but the kernel's initial stack already holds it, right after argv.
  */
-static char **environment(void)
+char **fr_environment(void)
 {
 	char **argv;
 	long argc;
@@ -102,6 +103,24 @@ int fr_passthrough(clockid_t clk, struct timespec *ts)
 	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
 }
 
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	int saved, ret;
+
+	if (clk != CLOCK_MONOTONIC_RAW) {
+		fr_stats_pass(clk);
+		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	}
+	if (!ts)
+		return -EFAULT;
+	saved = errno;
+	ret = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
+	if (ret != 0)
+		ret = errno > 0 ? -errno : -EINVAL;
+	errno = saved;
+	return ret;
+}
+
 static int raw_init(struct timespec *ts)
 {
 	fr_raw_fn f;
@@ -165,7 +184,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.era = "none";
 	p->st.mode = -1;
 	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
-	fr_env_parse(environment(), (int)getauxval(AT_SECURE), &p->env);
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
 	if (p->env.disable)

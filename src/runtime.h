@@ -3,6 +3,7 @@
 #ifndef FR_RUNTIME_H
 #define FR_RUNTIME_H
 
+#include <stdint.h>
 #include <time.h>
 
 #include "counter.h"
@@ -21,12 +22,25 @@ extern fr_real_fn fr_real;
 extern struct fr_kdata fr_kd;
 /* The fast path for an era's rules and a counter read (it reads fr_kd), or NULL for a layout it cannot serve. */
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
+/* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
+typedef int64_t (*fr_now_fn)(void);
+/* fr_raw_for's twin giving total nanoseconds: the same reading, the same fields, no split. */
+fr_now_fn fr_now_for(const struct fr_layout *lay, enum fr_counter_mode mode);
 
 /* A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. */
 int fr_finish(int ret);
 
 /* clock_gettime through the real vDSO (or the system call), in libc's convention. */
 int fr_passthrough(clockid_t clk, struct timespec *ts);
+
+/*
+ * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
+ * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest fr_real.
+ */
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* The exported clock_gettime's body (interpose.c), in libc's convention. */
+int fr_clock_gettime(clockid_t clk, struct timespec *ts);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
@@ -47,6 +61,9 @@ struct fr_status {
  * or why the pages cannot be used (kd is filled as far as it got).
  */
 const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era);
+
+/* The process environment, also before libc's start-up has set environ (a preinit array). */
+char **fr_environment(void);
 
 /* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
 void fr_init(void);

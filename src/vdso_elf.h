@@ -3,8 +3,13 @@
 #ifndef FR_VDSO_ELF_H
 #define FR_VDSO_ELF_H
 
-/* The vDSO image of this process (AT_SYSINFO_EHDR from the auxiliary vector), or NULL when there is none (valgrind). */
+#include "elfsym.h"
+
+/* The vDSO image of this process (libc's AT_SYSINFO_EHDR, never our shadow), or NULL when there is none (valgrind). */
 const void *fr_vdso_base(void);
+
+/* Fills out with the dynamic tables of the ELF image at base (bias from its first PT_LOAD). Returns 0 or -1. */
+int fr_vdso_open(const void *base, struct fr_elfsyms *out);
 
 /*
  * The address of name@version in the vDSO image at base, or NULL. version may be NULL to accept

@@ -23,6 +23,11 @@ fr_add_e2e_probe(ctor e2e/probe_ctor.c)
 target_link_libraries(e2e_probe_ctor PRIVATE e2e_ctor)
 fr_add_e2e_probe(preinit e2e/probe_preinit.c)
 fr_add_e2e_probe(causality e2e/probe_causality.c)
+fr_add_e2e_probe(lookup e2e/probe_lookup.c e2e/elfwalk.c)
+fr_add_e2e_probe(sys e2e/probe_sys.c)
+# The API probe links the library itself: no preload needed.
+fr_add_e2e_probe(api e2e/probe_api.c)
+target_link_libraries(e2e_probe_api PRIVATE fastraw)
 
 # fr_add_e2e_test(NAME PROBE...): Check suite e2e/test_NAME.c, told where its probes are.
 function(fr_add_e2e_test name)
@@ -47,6 +52,8 @@ fr_add_e2e_test(e2e_clocks clocks)
 fr_add_e2e_test(e2e_env bracket)
 fr_add_e2e_test(e2e_lifecycle life ctor preinit)
 fr_add_e2e_test(e2e_causality causality)
+fr_add_e2e_test(e2e_lookup lookup)
+fr_add_e2e_test(e2e_api sys api)
 
 # Under valgrind there is no vDSO: every call passes through, with the reason in the debug line.
 # (Valgrind and the sanitizers' runtimes do not mix.)

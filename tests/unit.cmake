@@ -6,10 +6,12 @@ fr_add_check_test(kdata SOURCES unit/test_kdata.c unit/kdata_check.c unit/synth.
 fr_add_check_test(env SOURCES unit/test_env.c LIBS fastraw_core)
 fr_add_check_test(maps SOURCES unit/test_maps.c LIBS fastraw_core)
 fr_add_check_test(vdso_elf SOURCES unit/test_vdso_elf.c LIBS fastraw_core ${CMAKE_DL_LIBS})
+fr_add_check_test(dynsym SOURCES unit/test_dynsym.c LIBS fastraw_core ${CMAKE_DL_LIBS})
 fr_add_check_test(counter SOURCES unit/test_counter.c LIBS fastraw_core)
 fr_add_check_test(decide SOURCES unit/test_decide.c unit/synth.c LIBS fastraw_core)
 fr_add_check_test(stats SOURCES unit/test_stats.c LIBS fastraw_core)
-foreach(t rawmath kdata env maps vdso_elf counter decide stats)
+fr_add_check_test(convert SOURCES unit/test_convert.c unit/synth.c LIBS fastraw_core)
+foreach(t rawmath kdata env maps vdso_elf dynsym counter decide stats convert)
   set_tests_properties(${t} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()
 

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The timed loops of fastraw-bench, and the clocks they are timed with. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
 #include "bench_loops.h"
 #include "counter.h"
+#include "dynsym.h"
 #include "runtime.h"
 #include "vdso_elf.h"
 
 bench_clock_fn bench_vdso_clock_gettime;
 bench_clock_fn bench_libc_clock_gettime;
+int64_t (*bench_api_now)(void);
+uint64_t (*bench_api_ticks)(void);
 
 /*
  * Every loop adds what it read into a sum that ends up here, so the compiler must keep
@@ -46,18 +48,16 @@ static int64_t now_ns(void)
 int bench_init(void)
 {
 	const void *base = fr_vdso_base();
-	void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
 	struct timespec ts;
 
 	if (base)
 		bench_vdso_clock_gettime = (bench_clock_fn)fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6");
-	if (libc) {
-		bench_libc_clock_gettime = (bench_clock_fn)dlvsym(libc, "clock_gettime", "GLIBC_2.17");
-		if (!bench_libc_clock_gettime)
-			bench_libc_clock_gettime = (bench_clock_fn)dlsym(libc, "clock_gettime");
-	}
+	/* From libc's own symbol table: the interposer answers dlsym and dlvsym for this name. */
+	bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", "GLIBC_2.17");
+	if (!bench_libc_clock_gettime)
+		bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", NULL);
 	if (!bench_libc_clock_gettime) {
-		fprintf(stderr, "fastraw-bench: cannot find libc's own clock_gettime: %s\n", dlerror());
+		fprintf(stderr, "fastraw-bench: cannot find libc's own clock_gettime\n");
 		return -1;
 	}
 	if (bench_libc_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
@@ -87,6 +87,8 @@ const char *bench_kind_label(enum bench_kind k)
 		[BK_PRELOAD_RAW] = "preload clock_gettime(RAW)",
 		[BK_LIBC_MONO] = "libc clock_gettime(MONOTONIC)",
 		[BK_PRELOAD_MONO] = "preload clock_gettime(MONOTONIC)",
+		[BK_API_NOW] = "fastraw_now_ns()",
+		[BK_API_TICKS] = "fastraw_ticks()",
 	};
 
 	return (unsigned)k < BK_COUNT ? labels[k] : "?";
@@ -129,6 +131,25 @@ static __attribute__((noinline)) uint64_t loop_fn(bench_clock_fn fn, clockid_t c
 		fn(clk, &ts);
 		sum += (uint64_t)ts.tv_nsec;
 	}
+	return sum;
+}
+
+/* The API through a pointer from dlsym, as a program that does not link the library calls it. */
+static __attribute__((noinline)) uint64_t loop_api_now(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += (uint64_t)bench_api_now();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_api_ticks(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += bench_api_ticks();
 	return sum;
 }
 
@@ -178,6 +199,10 @@ static uint64_t run_loop(enum bench_kind k, long n)
 		return loop_fn(bench_libc_clock_gettime, CLOCK_MONOTONIC, n);
 	case BK_PRELOAD_MONO:
 		return loop_symbol(CLOCK_MONOTONIC, n);
+	case BK_API_NOW:
+		return bench_api_now ? loop_api_now(n) : 0;
+	case BK_API_TICKS:
+		return bench_api_ticks ? loop_api_ticks(n) : 0;
 	case BK_COUNT:
 		break;
 	}

@@ -3,6 +3,7 @@
 #ifndef BENCH_LOOPS_H
 #define BENCH_LOOPS_H
 
+#include <stdint.h>
 #include <time.h>
 
 typedef int (*bench_clock_fn)(clockid_t clk, struct timespec *ts);
@@ -13,17 +14,23 @@ enum bench_kind {
 	BK_LFENCE,       /* bare lfence;rdtsc */
 	BK_RDTSCP,       /* bare rdtscp: only where the CPU has it */
 	BK_VDSO_RAW,     /* the kernel's __vdso_clock_gettime, called directly */
-	BK_LIBC_RAW,     /* libc's own clock_gettime, found with dlvsym so a preload cannot hide it */
+	BK_LIBC_RAW,     /* libc's own clock_gettime, found in libc's own symbol table so a preload cannot hide it */
 	BK_SYSCALL_RAW,  /* the syscall instruction */
 	BK_PRELOAD_RAW,  /* clock_gettime through the ordinary symbol: the interposer under LD_PRELOAD */
 	BK_LIBC_MONO,    /* libc's own clock_gettime(CLOCK_MONOTONIC) */
 	BK_PRELOAD_MONO, /* clock_gettime(CLOCK_MONOTONIC) through the ordinary symbol */
+	BK_API_NOW,      /* fastraw_now_ns(), found with dlsym in the preloaded library */
+	BK_API_TICKS,    /* fastraw_ticks(), likewise */
 	BK_COUNT
 };
 
 /* The kernel's vDSO function and libc's own clock_gettime, as bench_init found them. */
 extern bench_clock_fn bench_vdso_clock_gettime;
 extern bench_clock_fn bench_libc_clock_gettime;
+
+/* The library's public API, when a child finds it with dlsym(RTLD_DEFAULT); NULL otherwise. */
+extern int64_t (*bench_api_now)(void);
+extern uint64_t (*bench_api_ticks)(void);
 
 /* Finds the functions above and checks that each answers; returns 0, or -1 after printing why. */
 int bench_init(void);

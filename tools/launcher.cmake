@@ -23,6 +23,7 @@ set_target_properties(fastraw-launcher PROPERTIES
 add_dependencies(fastraw-launcher fastraw)
 
 install(TARGETS fastraw LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/fastraw.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS fastraw-launcher fastraw-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(tool fastraw-latency fastraw-check fastraw-info)
   if(TARGET ${tool})

@@ -175,6 +175,33 @@ START_TEST(secure_execution_ignores_everything)
 }
 END_TEST
 
+START_TEST(shadow_vdso_flag)
+{
+	char *on[] = { "FASTRAW_SHADOW_VDSO=1", NULL }, *off[] = { "FASTRAW_SHADOW_VDSO=0", NULL };
+	char *bad[] = { "FASTRAW_SHADOW_VDSO=no", NULL }, *empty[] = { "FASTRAW_SHADOW_VDSO=", NULL };
+	struct fr_env e;
+
+	e = parse(NULL);
+	ck_assert_int_eq(e.shadow_vdso, 1);
+	e = parse(on);
+	ck_assert_int_eq(e.shadow_vdso, 1);
+	e = parse(off);
+	ck_assert_int_eq(e.shadow_vdso, 0);
+	ck_assert_int_eq(e.nwarn, 0);
+	e = parse(empty);
+	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.nwarn, 0);
+	e = parse(bad);
+	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.nwarn, 1);
+	ck_assert_str_eq(e.warn[0].name, "FASTRAW_SHADOW_VDSO");
+	ck_assert_str_eq(e.warn[0].accepted, "0, 1");
+	/* Secure execution: ignored, the default stays. */
+	fr_env_parse(off, 1, &e);
+	ck_assert_int_eq(e.shadow_vdso, 1);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("env");
@@ -189,6 +216,7 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, all_together);
 	tcase_add_test(tc, warnings_are_bounded);
 	tcase_add_test(tc, secure_execution_ignores_everything);
+	tcase_add_test(tc, shadow_vdso_flag);
 	suite_add_tcase(s, tc);
 	return s;
 }

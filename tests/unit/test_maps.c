@@ -43,6 +43,7 @@ START_TEST(with_vvar_vclock)
 	ck_assert_uint_eq(m.vvar, 0x7f81599f8000ULL);
 	ck_assert_uint_eq(m.vvar_vclock, 0x7f81599fc000ULL);
 	ck_assert_uint_eq(m.vdso, 0x7f81599fe000ULL);
+	ck_assert_uint_eq(m.vdso_end, 0x7f8159a00000ULL);
 }
 END_TEST
 
@@ -56,6 +57,7 @@ START_TEST(without_vvar_vclock)
 	ck_assert_uint_eq(m.vvar, 0x7fff3c7fa000ULL);
 	ck_assert_uint_eq(m.vvar_vclock, 0);
 	ck_assert_uint_eq(m.vdso, 0x7fff3c7fe000ULL);
+	ck_assert_uint_eq(m.vdso_end, 0x7fff3c800000ULL);
 }
 END_TEST
 

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* libfastraw's public API: CLOCK_MONOTONIC_RAW as one integer, raw counter ticks, and the library's state. */
+#ifndef FASTRAW_H
+#define FASTRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Every function here may be called from any thread, from a signal handler and before the
+ * library's constructor has run (the first call initialises it); none allocates, takes a lock
+ * or changes errno. Link with -lfastraw; under LD_PRELOAD, find them with
+ * dlsym(RTLD_DEFAULT, "fastraw_now_ns").
+ */
+
+/*
+ * CLOCK_MONOTONIC_RAW in nanoseconds: exactly tv_sec * 1000000000 + tv_nsec of what
+ * clock_gettime(CLOCK_MONOTONIC_RAW) returns for the same counter reading, without the split
+ * into a timespec. When the fast path is off, the kernel's vDSO answers and the result is
+ * combined the same way. Returns -1 only if even the kernel failed (it does not).
+ */
+int64_t fastraw_now_ns(void);
+
+/*
+ * The counter as the library reads it for CLOCK_MONOTONIC_RAW: rdtsc, lfence;rdtsc or rdtscp,
+ * chosen at initialisation (FASTRAW_TSC, CPUID). rdtscp is never executed on a CPU without it.
+ * Always a counter value, even when the fast path is off; fastraw_ticks_to_ns says whether it
+ * can be converted.
+ */
+uint64_t fastraw_ticks(void);
+
+/*
+ * The CLOCK_MONOTONIC_RAW time, in nanoseconds, of a value fastraw_ticks() returned, now or
+ * later, with the kernel's current data pages: TSC clock mode through the RAW formula, pvclock
+ * (kvm-clock, Xen) through the pvclock page to kvmclock time and then the RAW formula.
+ *
+ * Error bound. The kernel accumulates the RAW clock exactly and never changes its mult while
+ * the clocksource stays the same, so every snapshot lies on one line: the result equals
+ * fastraw_now_ns() for a reading of that same counter value, exactly (0 ns), however late the
+ * conversion, and for values older than the snapshot (below its cycle_last) the line is
+ * extrapolated backwards, again exactly. Two cases differ:
+ *  - a live reading whose counter lagged the snapshot (another CPU's TSC behind) is clamped
+ *    by the vDSO to the snapshot's base; the conversion gives the unclamped, earlier value;
+ *  - in pvclock mode, if the hypervisor re-based the pvclock page (new tsc_timestamp,
+ *    system_time or mul) between the read and the conversion, the result carries that
+ *    update's correction (KVM's master clock: normally well under 1 microsecond) plus at most
+ *    1 ns of rounding.
+ * A change of clocksource between read and conversion makes the result meaningless.
+ *
+ * Returns -1 when the current pages cannot convert: the fast path is off (FASTRAW_DISABLE=1,
+ * an unknown kernel, valgrind...), the clock mode is neither TSC nor pvclock, the pvclock
+ * stable bit is clear, or ticks has bit 63 set. Inside a time namespace the namespace's
+ * offset is added, as clock_gettime does.
+ */
+int64_t fastraw_ticks_to_ns(uint64_t ticks);
+
+/*
+ * What initialisation decided. Set size to sizeof(struct fastraw_info) before the call: the
+ * library fills only the fields that fit in size (older callers keep working as fields are
+ * added at the end) and sets size to what it filled. The strings are the library's, static,
+ * never to be freed.
+ */
+struct fastraw_info {
+	size_t size;            /* in: the caller's sizeof; out: bytes filled */
+	int active;             /* 1: CLOCK_MONOTONIC_RAW is served in-process; 0: pass-through */
+	const char *kernel;     /* kernel release, e.g. "6.18.44-fc" ("?" if unknown) */
+	const char *era;        /* data-page layout, e.g. "6.17+", or "none" */
+	const char *clock_mode; /* RAW entry's clock mode at start: "tsc", "pvclock", "none", ... or "unknown" */
+	const char *counter;    /* counter read: "rdtsc", "lfence" or "rdtscp" */
+	const char *reason;     /* why pass-through when !active; "active" otherwise */
+};
+
+/*
+ * Fills *info. Returns 0, or -1 when info is NULL, info->size is smaller than the first two
+ * fields, or another thread is initialising the library this instant (call again).
+ */
+int fastraw_info(struct fastraw_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

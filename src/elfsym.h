@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Versioned dynamic-symbol lookup by DT_GNU_HASH or DT_HASH, for any loaded ELF object or image. */
+#ifndef FR_ELFSYM_H
+#define FR_ELFSYM_H
+
+#include <link.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * String equality without libc: these paths run inside dlsym, which a sanitizer runtime calls
+ * while setting up, before its own strcmp interceptor can forward anywhere.
+ */
+static inline int fr_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The dynamic tables of one object, as addresses in this process. */
+struct fr_elfsyms {
+	uintptr_t bias; /* added to st_value */
+	const char *strtab;
+	ElfW(Sym) *symtab;
+	const uint32_t *hash;
+	const uint32_t *gnu_hash;
+	const ElfW(Half) *versym;
+	const ElfW(Verdef) *verdef;
+};
+
+/*
+ * Fills out from a _DYNAMIC array and the object's load bias. Each d_ptr may be relative to the
+ * bias (as in the file, and in the vDSO) or already absolute (glibc relocates the .dynamic of the
+ * objects it loads on x86_64): a value below the bias is taken as relative. Returns 0, or -1
+ * without a string table, a symbol table or a hash table.
+ */
+int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, struct fr_elfsyms *out);
+
+/*
+ * The index of the defined FUNC or NOTYPE, GLOBAL or WEAK symbol name@version (version NULL:
+ * any), or -1. Reads only the tables: no allocation, no locks, async-signal-safe.
+ */
+long fr_elfsyms_find(const struct fr_elfsyms *s, const char *name, const char *version);
+
+/* The address of that symbol (bias + st_value), or NULL. */
+void *fr_elfsyms_lookup(const struct fr_elfsyms *s, const char *name, const char *version);
+
+/*
+ * The end of the ELF image mapped at base: base plus the furthest PT_LOAD's file extent, rounded
+ * up to a page. 0 when base is not an ELF image.
+ */
+uintptr_t fr_elf_image_end(const void *base);
+
+/* The number of entries of the dynamic symbol table, as its hash tables bound it. */
+size_t fr_elfsyms_count(const struct fr_elfsyms *s);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* A shadow copy of the vDSO's ELF image whose clock_gettime symbols lead to us, for programs that parse AT_SYSINFO_EHDR. */
+#ifndef FR_SHADOW_H
+#define FR_SHADOW_H
+
+#include <stdint.h>
+
+/* The largest image copied (4 pages); a larger vDSO gets no shadow. */
+#define FR_SHADOW_MAX (4 * 4096)
+
+/*
+ * [*lo, *hi): the real vDSO image, from the [vdso] line of /proc/self/maps, else libc's
+ * AT_SYSINFO_EHDR and the image's own program headers. Computed once. Returns 0, or -1 without a vDSO.
+ */
+int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
+
+/*
+ * What getauxval(AT_SYSINFO_EHDR) should answer, given libc's answer real: the shadow image once
+ * it is built (built here on first use, lock-free), else real. A caller that races the builder,
+ * or a signal handler that interrupts it, gets real: never a half-built image. FASTRAW_SHADOW_VDSO=0
+ * and FASTRAW_DISABLE=1 (outside secure execution) keep real.
+ */
+const void *fr_shadow_get(const void *real);
+
+#endif

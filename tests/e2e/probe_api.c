@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe linked against libfastraw (no preload needed): the public API against the kernel's raw syscall. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fastraw.h"
+#include "probe.h"
+
+/* What the API answered before any constructor ran (from the executable's preinit array). */
+static int64_t pre_now, pre_conv, pre_k0, pre_k1;
+static int pre_info;
+
+static void preinit(int argc, char **argv, char **envp)
+{
+	struct timespec a, b;
+	struct fastraw_info in = { .size = sizeof(in) };
+	uint64_t t;
+
+	(void)envp;
+	/* libc has not set environ yet here: the library cannot see FASTRAW_* this early. */
+	if (argc > 2 && strcmp(argv[2], "nopre") == 0)
+		return;
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	pre_now = fastraw_now_ns();
+	t = fastraw_ticks();
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	pre_conv = fastraw_ticks_to_ns(t);
+	pre_info = fastraw_info(&in);
+	pre_k0 = ts_ns(&a);
+	pre_k1 = ts_ns(&b);
+}
+__attribute__((section(".preinit_array"), used)) static void (*const preinit_fn)(int, char **, char **) = preinit;
+
+static int now_fn(clockid_t clk, struct timespec *ts)
+{
+	int64_t ns = fastraw_now_ns();
+
+	(void)clk;
+	ts->tv_sec = (time_t)(ns / 1000000000);
+	ts->tv_nsec = (long)(ns % 1000000000);
+	return ns < 0 ? -1 : 0;
+}
+
+/* A tick read between two kernel reads converts into that window; returns how far outside, 0 if inside. */
+static int64_t conv_outside(unsigned sleep_us, int64_t *conv)
+{
+	struct timespec a, b;
+	uint64_t t;
+
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	t = fastraw_ticks();
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	if (sleep_us)
+		usleep(sleep_us);
+	*conv = fastraw_ticks_to_ns(t);
+	if (*conv < ts_ns(&a))
+		return ts_ns(&a) - *conv;
+	return *conv > ts_ns(&b) ? *conv - ts_ns(&b) : 0;
+}
+
+static void *thread_main(void *arg)
+{
+	struct e2e_tally *t = arg;
+
+	for (int i = 0; i < 100000; i++)
+		e2e_bracket(t, now_fn, CLOCK_MONOTONIC_RAW);
+	return NULL;
+}
+
+static volatile sig_atomic_t sig_ok = -1;
+
+static void on_signal(int sig)
+{
+	struct e2e_tally t = { 0 };
+	struct fastraw_info in = { .size = sizeof(in) };
+	uint64_t a = fastraw_ticks(), b = fastraw_ticks();
+
+	(void)sig;
+	e2e_bracket(&t, now_fn, CLOCK_MONOTONIC_RAW);
+	sig_ok = t.violations == 0 && b >= a && fastraw_info(&in) == 0 &&
+		 (fastraw_ticks_to_ns(a) > 0 || !in.active);
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned sleeps_us[] = { 10000, 50000, 200000 };
+	long n = argc > 1 ? atol(argv[1]) : 100000;
+	struct e2e_tally now = { 0 }, th[2] = { { 0 }, { 0 } };
+	struct fastraw_info in, small;
+	int64_t conv = 0, worst = 0, late_worst = 0, unconv = 0;
+	pthread_t tid[2];
+
+	memset(&in, 0x55, sizeof(in));
+	in.size = sizeof(in);
+	printf("info_ret=%d\n", fastraw_info(&in));
+	printf("info_full=%d\n", in.size == sizeof(in));
+	printf("info_size=%zu\nactive=%d\nera=%s\nclock_mode=%s\ncounter=%s\nreason=%s\nkernel=%s\n", in.size,
+	       in.active, in.era, in.clock_mode, in.counter, in.reason, in.kernel);
+	memset(&small, 0x55, sizeof(small));
+	small.size = offsetof(struct fastraw_info, kernel);
+	printf("info_small_ret=%d\ninfo_small_size=%zu\ninfo_small_untouched=%d\n", fastraw_info(&small), small.size,
+	       small.kernel == in.kernel ? 0 : 1);
+	printf("info_null=%d\n", fastraw_info(NULL));
+
+	for (long i = 0; i < n; i++)
+		e2e_bracket(&now, now_fn, CLOCK_MONOTONIC_RAW);
+	e2e_tally_print("now_", &now);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&tid[i], NULL, thread_main, &th[i]);
+	for (int i = 0; i < 2; i++) {
+		pthread_join(tid[i], NULL);
+		e2e_tally_add(&now, &th[i]);
+	}
+	e2e_tally_print("threads_", &now);
+
+	for (long i = 0; i < n / 10; i++) {
+		int64_t d = conv_outside(0, &conv);
+
+		unconv += conv == -1;
+		worst = d > worst ? d : worst;
+	}
+	printf("conv_worst_ns=%lld\nconv_failed=%lld\nconv_last=%lld\n", (long long)worst, (long long)unconv,
+	       (long long)conv);
+	for (size_t i = 0; i < sizeof(sleeps_us) / sizeof(sleeps_us[0]); i++) {
+		int64_t d = conv_outside(sleeps_us[i], &conv);
+
+		printf("late_%uus_outside_ns=%lld\n", sleeps_us[i], (long long)d);
+		late_worst = d > late_worst ? d : late_worst;
+	}
+	printf("late_worst_ns=%lld\n", (long long)late_worst);
+	printf("ticks_order=%d\n", fastraw_ticks() <= fastraw_ticks());
+
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	printf("signal_ok=%d\n", (int)sig_ok);
+
+	if (argc <= 2) {
+		printf("pre_info=%d\npre_now_in=%d\n", pre_info, pre_now >= pre_k0 && pre_now <= pre_k1);
+		printf("pre_conv_in=%d\n", pre_conv >= pre_k0 && pre_conv <= pre_k1);
+	}
+	printf("served=%s\n", e2e_served_by("fastraw_now_ns"));
+	return 0;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe: clock_gettime found through dlsym, dlvsym, the vDSO's handle and a parse of AT_SYSINFO_EHDR, and what must stay unchanged. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "elfwalk.h"
+#include "probe.h"
+
+#define SAMPLES 20000
+#define SENTINEL 4321
+
+typedef int (*tod_fn)(struct timeval *tv, void *tz);
+typedef long (*time_fn)(long *t);
+typedef long (*getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
+
+static struct e2e_tally tally;
+static int conv_failures, other_failures;
+static uintptr_t vdso_lo, vdso_hi;
+
+static const char *where(const void *p)
+{
+	Dl_info info;
+
+	if (!p || !dladdr(p, &info) || !info.dli_fname)
+		return "?";
+	return info.dli_fname;
+}
+
+/* Reads RAW through fn bracketed by the kernel, SAMPLES times, and says where fn lives. */
+static void check_raw(const char *key, void *p)
+{
+	struct e2e_tally t = { 0 };
+
+	printf("served_%s=%s\n", key, where(p));
+	if (!p)
+		return;
+	for (int i = 0; i < SAMPLES; i++)
+		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
+	e2e_tally_add(&tally, &t);
+}
+
+static int in_vdso(const void *p)
+{
+	return (uintptr_t)p >= vdso_lo && (uintptr_t)p < vdso_hi;
+}
+
+/* A vDSO-convention function: 0 or -errno returned, errno never touched. */
+static void check_vdso_convention(const char *key, void *p)
+{
+	e2e_clock_fn fn = (e2e_clock_fn)p;
+	struct timespec ts;
+	int ok;
+
+	check_raw(key, p);
+	if (!fn)
+		return;
+	errno = SENTINEL;
+	/* The kernel's own code would write through NULL: only ours promises EFAULT. */
+	ok = in_vdso(p) || (fn(CLOCK_MONOTONIC_RAW, NULL) == -EFAULT && errno == SENTINEL);
+	ok = ok && fn(12345, &ts) == -EINVAL && errno == SENTINEL;
+	ok = ok && fn(CLOCK_MONOTONIC, &ts) == 0 && errno == SENTINEL;
+	if (!ok) {
+		conv_failures++;
+		printf("FAIL %s: not the vDSO's calling convention\n", key);
+	}
+}
+
+static void find_vdso_mapping(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]"))
+			sscanf(line, "%lx-%lx", &vdso_lo, &vdso_hi);
+	if (f)
+		fclose(f);
+}
+
+/* AT_type as the kernel put it in /proc/self/auxv, or 0. */
+static unsigned long kernel_auxv(unsigned long type)
+{
+	unsigned long pair[2], v = 0;
+	FILE *f = fopen("/proc/self/auxv", "rb");
+
+	while (f && fread(pair, sizeof(pair), 1, f) == 1 && pair[0] != AT_NULL)
+		if (pair[0] == type)
+			v = pair[1];
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static void other_fail(const char *what)
+{
+	other_failures++;
+	printf("FAIL %s\n", what);
+}
+
+/* The image's other functions are the kernel's own and answer as the system calls do. */
+static void check_others(const struct elfwalk *w, int gnu)
+{
+	tod_fn tod = (tod_fn)elfwalk_sym(w, gnu, "__vdso_gettimeofday", "LINUX_2.6");
+	time_fn tm = (time_fn)elfwalk_sym(w, gnu, "__vdso_time", "LINUX_2.6");
+	getcpu_fn gc = (getcpu_fn)elfwalk_sym(w, gnu, "__vdso_getcpu", "LINUX_2.6");
+	e2e_clock_fn res = (e2e_clock_fn)elfwalk_sym(w, gnu, "__vdso_clock_getres", "LINUX_2.6");
+	struct timeval a, m, b;
+	struct timespec r1, r2;
+	long ta, tmv, tb;
+	unsigned c1, n1, c2, n2, c3, n3;
+	int ok = 0;
+
+	if (!tod || !tm || !gc || !res || !in_vdso((void *)tod) || !in_vdso((void *)tm) ||
+	    !in_vdso((void *)gc) || !in_vdso((void *)res)) {
+		other_fail("gettimeofday, time, getcpu or clock_getres missing or outside [vdso]");
+		return;
+	}
+	syscall(SYS_gettimeofday, &a, NULL);
+	tod(&m, NULL);
+	syscall(SYS_gettimeofday, &b, NULL);
+	if (timercmp(&a, &m, >) || timercmp(&m, &b, >))
+		other_fail("__vdso_gettimeofday outside the kernel's bracket");
+	ta = syscall(SYS_time, NULL);
+	tmv = tm(NULL);
+	tb = syscall(SYS_time, NULL);
+	if (tmv < ta || tmv > tb)
+		other_fail("__vdso_time outside the kernel's bracket");
+	/* The thread may move between CPUs: agreement on one of a few tries is enough. */
+	for (int i = 0; i < 100 && !ok; i++) {
+		syscall(SYS_getcpu, &c1, &n1, NULL);
+		gc(&c2, &n2, NULL);
+		syscall(SYS_getcpu, &c3, &n3, NULL);
+		ok = c1 == c3 && c2 == c1 && n2 == n1 && n3 == n1;
+	}
+	if (!ok)
+		other_fail("__vdso_getcpu disagrees with getcpu");
+	for (clockid_t c = 0; c <= CLOCK_BOOTTIME; c++) {
+		if (res(c, &r1) != 0 || syscall(SYS_clock_getres, c, &r2) != 0 || r1.tv_sec != r2.tv_sec ||
+		    r1.tv_nsec != r2.tv_nsec)
+			other_fail("__vdso_clock_getres disagrees with clock_getres");
+	}
+}
+
+/* What a program parsing the image at getauxval(AT_SYSINFO_EHDR) finds, through both hash tables. */
+static void check_parsed(void)
+{
+	const void *ehdr = (const void *)getauxval(AT_SYSINFO_EHDR);
+	struct elfwalk w;
+	const char *why;
+
+	printf("ehdr_is_real=%d\n", (uintptr_t)ehdr == vdso_lo);
+	printf("ehdr_kernel_matches_maps=%d\n", kernel_auxv(AT_SYSINFO_EHDR) == vdso_lo);
+	if (elfwalk_open(ehdr, &w, &why) != 0) {
+		printf("walk=%s\n", why);
+		return;
+	}
+	printf("walk=ok\nhash_tables=%d\nnotes=%d\nlinux_note=%d\n", !!w.gnu + !!w.sysv, w.notes, w.linux_note);
+	for (int gnu = 0; gnu <= 1; gnu++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "parsed_%s", gnu ? "gnu" : "sysv");
+		if ((gnu ? w.gnu : w.sysv) == NULL)
+			continue;
+		check_vdso_convention(key, elfwalk_sym(&w, gnu, "__vdso_clock_gettime", "LINUX_2.6"));
+		snprintf(key, sizeof(key), "parsed_alias_%s", gnu ? "gnu" : "sysv");
+		check_vdso_convention(key, elfwalk_sym(&w, gnu, "clock_gettime", "LINUX_2.6"));
+		if (elfwalk_sym(&w, gnu, "__vdso_clock_gettime", "LINUX_9.9"))
+			other_fail("a wrong version matched");
+		check_others(&w, gnu);
+	}
+}
+
+/* Lookups of other names and other auxiliary-vector types are libc's, unchanged. */
+static void check_unchanged(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	static const unsigned long types[] = { AT_PAGESZ, AT_HWCAP, AT_RANDOM, AT_SECURE, AT_PHDR };
+	int auxv_failures = 0;
+	/* dlsym is only redirected for clock names: this is libc's own getauxval. */
+	unsigned long (*libc_getauxval)(unsigned long) = (unsigned long (*)(unsigned long))dlsym(libc, "getauxval");
+
+	printf("getauxval_is_libcs=%d\n", libc_getauxval && strstr(where((void *)libc_getauxval), "libc.so.6") != NULL);
+	printf("getpid_from=%s\n", where(dlsym(RTLD_DEFAULT, "getpid")));
+	printf("getpid_next_from=%s\n", where(dlsym(RTLD_NEXT, "getpid")));
+	printf("getpid_handle_same=%d\n", libc && dlsym(libc, "getpid") == dlsym(RTLD_DEFAULT, "getpid"));
+	dlerror();
+	printf("missing_null=%d\n", dlsym(RTLD_DEFAULT, "fastraw_no_such_symbol") == NULL);
+	printf("missing_dlerror=%d\n", dlerror() != NULL);
+	printf("missing_v_null=%d\n", libc && dlvsym(libc, "clock_gettime", "GLIBC_9.9") == NULL);
+	printf("missing_v_dlerror=%d\n", dlerror() != NULL);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		/* glibc reports its own idea of AT_HWCAP: only the other types are the kernel's verbatim. */
+		int kernel_differs = types[i] != AT_HWCAP && getauxval(types[i]) != kernel_auxv(types[i]);
+
+		if (!libc_getauxval || getauxval(types[i]) != libc_getauxval(types[i]) || kernel_differs) {
+			auxv_failures++;
+			printf("FAIL getauxval(%lu)\n", types[i]);
+		}
+	}
+	errno = 0;
+	if (getauxval(12345) != 0 || errno != ENOENT) {
+		auxv_failures++;
+		printf("FAIL getauxval of a missing type\n");
+	}
+	printf("auxv_failures=%d\n", auxv_failures);
+}
+
+int main(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	find_vdso_mapping();
+	if (!libc || !vdso || !vdso_lo) {
+		printf("setup failed: libc %p vdso %p [vdso] %#lx\n", libc, vdso, vdso_lo);
+		return 2;
+	}
+	check_raw("default", dlsym(RTLD_DEFAULT, "clock_gettime"));
+	check_raw("default_private", dlsym(RTLD_DEFAULT, "__clock_gettime"));
+	check_raw("next", dlsym(RTLD_NEXT, "clock_gettime"));
+	check_raw("next_private", dlsym(RTLD_NEXT, "__clock_gettime"));
+	check_raw("handle", dlsym(libc, "clock_gettime"));
+	check_raw("handle_private", dlsym(libc, "__clock_gettime"));
+	check_raw("handle_versioned", dlvsym(libc, "clock_gettime", "GLIBC_2.17"));
+	check_raw("next_versioned", dlvsym(RTLD_NEXT, "clock_gettime", "GLIBC_2.17"));
+	check_vdso_convention("vdso_dlsym", dlsym(vdso, "__vdso_clock_gettime"));
+	check_vdso_convention("vdso_dlvsym", dlvsym(vdso, "__vdso_clock_gettime", "LINUX_2.6"));
+	check_vdso_convention("vdso_alias", dlsym(vdso, "clock_gettime"));
+	check_parsed();
+	check_unchanged();
+	e2e_tally_print("", &tally);
+	printf("conv_failures=%d\nother_failures=%d\n", conv_failures, other_failures);
+	return 0;
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: syscall(SYS_clock_gettime) on the fast path, clock_getres(RAW), and the public API (include/fastraw.h). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define SAMPLES "200000"
+#define SAMPLES_N 200000
+#define TIMENS_OFFSET_SEC 86400L
+
+/*
+ * A late conversion is exact while the pvclock page stays the same; a KVM master-clock update
+ * in between adds its correction. This machine's pages do not change in 200 ms; the tolerance
+ * only keeps a rare update from failing the run.
+ */
+#define LATE_TOLERANCE_NS 1000
+
+/* The n after "MONOTONIC_RAW fast=" in the FASTRAW_STATS line. */
+static long long stats_fast(const char *err)
+{
+	const char *p = strstr(err, "MONOTONIC_RAW fast=");
+
+	ck_assert_msg(p, "no stats line:\n%.*s", E2E_SHOWN, err);
+	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
+}
+
+static void run_sys(struct e2e_result *r, const struct e2e_opts *opts)
+{
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SYS"), SAMPLES));
+	e2e_assert_ok(r);
+	e2e_assert_served(r, "served");
+	ck_assert_int_eq(e2e_int_value(r->out, "samples"), SAMPLES_N);
+	ck_assert_int_eq(e2e_int_value(r->out, "violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "other_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "fails"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "getres_lib"), e2e_int_value(r->out, "getres_sys"));
+}
+
+/* Every syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW) is a fast-path call, exact against the kernel. */
+START_TEST(syscall_raw_is_fast)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_STATS=1") };
+	struct e2e_result r;
+
+	run_sys(&r, &opts);
+	ck_assert_int_ge(stats_fast(r.err), SAMPLES_N);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Disabled, and inside a time namespace, syscall() and clock_getres still answer as the kernel does. */
+START_TEST(syscall_and_getres_disabled)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_DISABLE=1") };
+	struct e2e_result r;
+
+	run_sys(&r, &opts);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(syscall_and_getres_time_namespace)
+{
+	const struct e2e_opts opts = { .timens_mono_sec = TIMENS_OFFSET_SEC };
+	struct e2e_result r;
+
+	run_sys(&r, &opts);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Runs the API probe (linked against the library: no preload) and checks what holds in every mode. */
+/*
+ * With env set the probe skips its preinit-array calls: there libc has not set environ yet, so
+ * a first call from there initialises the library without its FASTRAW_* variables.
+ */
+static void run_api(struct e2e_result *r, const char *const *env, long timens_sec)
+{
+	const struct e2e_opts opts = { .env = env, .no_preload = 1, .timens_mono_sec = timens_sec };
+
+	if (env)
+		e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_API"), SAMPLES, "nopre"));
+	else
+		e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_API"), SAMPLES));
+	e2e_assert_ok(r);
+	e2e_assert_served(r, "served");
+	ck_assert_int_eq(e2e_int_value(r->out, "info_ret"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "info_full"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "info_small_ret"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "info_small_size"), 16);
+	ck_assert_int_eq(e2e_int_value(r->out, "info_small_untouched"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "info_null"), -1);
+	ck_assert_int_eq(e2e_int_value(r->out, "now_samples"), SAMPLES_N);
+	ck_assert_int_eq(e2e_int_value(r->out, "now_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "threads_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "ticks_order"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "signal_ok"), 1);
+	if (!env) {
+		ck_assert_int_eq(e2e_int_value(r->out, "pre_info"), 0);
+		ck_assert_int_eq(e2e_int_value(r->out, "pre_now_in"), 1);
+	}
+}
+
+static void assert_converts(const struct e2e_result *r)
+{
+	ck_assert_int_eq(e2e_int_value(r->out, "active"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "conv_failed"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "conv_worst_ns"), 0);
+	ck_assert_int_le(e2e_int_value(r->out, "late_worst_ns"), LATE_TOLERANCE_NS);
+}
+
+START_TEST(api_active)
+{
+	struct e2e_result r;
+
+	run_api(&r, NULL, 0);
+	assert_converts(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "pre_conv_in"), 1);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+START_TEST(api_time_namespace)
+{
+	struct e2e_result r;
+	int64_t before = e2e_kernel_raw_ns(), after;
+
+	run_api(&r, NULL, TIMENS_OFFSET_SEC);
+	after = e2e_kernel_raw_ns();
+	assert_converts(&r);
+	ck_assert_int_ge(e2e_int_value(r.out, "conv_last"), before + TIMENS_OFFSET_SEC * 1000000000LL);
+	ck_assert_int_le(e2e_int_value(r.out, "conv_last"), after + TIMENS_OFFSET_SEC * 1000000000LL);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Disabled: the time still comes from the vDSO, ticks still count, nothing converts. */
+START_TEST(api_disabled)
+{
+	struct e2e_result r;
+
+	run_api(&r, E2E_ENV("FASTRAW_DISABLE=1"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "active"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "conv_last"), -1);
+	ck_assert_ptr_nonnull(strstr(r.out, "reason=disabled by FASTRAW_DISABLE\n"));
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Each counter read the CPU has gives the same answers. */
+START_TEST(api_counters)
+{
+	static const char *const tsc[] = { "FASTRAW_TSC=rdtsc", "FASTRAW_TSC=lfence", "FASTRAW_TSC=rdtscp" };
+	struct e2e_result r;
+	char want[32];
+
+	if (_i == 2 && !e2e_cpu_has_rdtscp())
+		return;
+	run_api(&r, E2E_ENV(tsc[_i]), 0);
+	assert_converts(&r);
+	snprintf(want, sizeof(want), "counter=%s\n", strchr(tsc[_i], '=') + 1);
+	ck_assert_msg(strstr(r.out, want), "no %s in:\n%.*s", want, E2E_SHOWN, r.out);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *api_suite(void)
+{
+	Suite *s = suite_create("e2e_api");
+	TCase *tc = e2e_tcase(s, "api");
+
+	tcase_add_test(tc, syscall_raw_is_fast);
+	tcase_add_test(tc, syscall_and_getres_disabled);
+	tcase_add_test(tc, syscall_and_getres_time_namespace);
+	tcase_add_test(tc, api_active);
+	tcase_add_test(tc, api_time_namespace);
+	tcase_add_test(tc, api_disabled);
+	tcase_add_loop_test(tc, api_counters, 0, 3);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(api_suite());
+}

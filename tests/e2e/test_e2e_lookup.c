@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: every way a program can look clock_gettime up (dlsym, dlvsym, the vDSO's handle, parsing AT_SYSINFO_EHDR) reaches the library. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* The lookups that give libc's calling convention, and those that give the vDSO's. */
+static const char *const libc_ways[] = { "default", "default_private", "next", "next_private", "handle",
+					 "handle_private", "handle_versioned", "next_versioned" };
+static const char *const vdso_ways[] = { "vdso_dlsym", "vdso_dlvsym", "vdso_alias" };
+static const char *const parsed_ways[] = { "parsed_gnu", "parsed_sysv", "parsed_alias_gnu", "parsed_alias_sysv" };
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void run(struct e2e_result *r, const struct e2e_opts *opts)
+{
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_LOOKUP")));
+	e2e_assert_ok(r);
+	e2e_assert_quiet(r);
+	ck_assert_msg(e2e_int_value(r->out, "violations") == 0, "RAW outside the kernel's bracket:\n%.*s",
+		      E2E_SHOWN, r->out);
+	ck_assert_int_eq(e2e_int_value(r->out, "conv_failures"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "other_failures"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "auxv_failures"), 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_kernel_matches_maps"), 1);
+	/* Unrelated names: libc's answers, and "not found" as libc says it. */
+	ck_assert_int_eq(e2e_int_value(r->out, "getauxval_is_libcs"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "getpid_handle_same"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "missing_null"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "missing_dlerror"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "missing_v_null"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "missing_v_dlerror"), 1);
+	/* getpid: a name no sanitizer runtime intercepts, so libc's even in those builds. */
+	ck_assert_msg(strstr(r->out, "getpid_from=") && strstr(strstr(r->out, "getpid_from="), "libc.so.6"),
+		      "getpid is not libc's:\n%.*s", E2E_SHOWN, r->out);
+	ck_assert_msg(strstr(r->out, "getpid_next_from=") && strstr(strstr(r->out, "getpid_next_from="), "libc.so.6"),
+		      "RTLD_NEXT getpid is not libc's:\n%.*s", E2E_SHOWN, r->out);
+}
+
+/* The parsed image: valid, both hash tables, its notes intact. */
+static void assert_image(const struct e2e_result *r)
+{
+	ck_assert_msg(strstr(r->out, "walk=ok\n"), "the image does not parse:\n%.*s", E2E_SHOWN, r->out);
+	ck_assert_int_eq(e2e_int_value(r->out, "hash_tables"), 2);
+	ck_assert_int_ge(e2e_int_value(r->out, "notes"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "linux_note"), 1);
+}
+
+START_TEST(lookup_every_way)
+{
+	struct e2e_result r;
+	char key[64];
+
+	run(&r, NULL);
+	assert_image(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_real"), 0);
+	ck_assert_int_ge(e2e_int_value(r.out, "samples"), 20000 * (int)(N(libc_ways) + N(vdso_ways) + N(parsed_ways)));
+	for (size_t i = 0; i < N(libc_ways); i++) {
+		snprintf(key, sizeof(key), "served_%s", libc_ways[i]);
+		e2e_assert_served(&r, key);
+	}
+	for (size_t i = 0; i < N(vdso_ways); i++) {
+		snprintf(key, sizeof(key), "served_%s", vdso_ways[i]);
+		e2e_assert_served(&r, key);
+	}
+	for (size_t i = 0; i < N(parsed_ways); i++) {
+		snprintf(key, sizeof(key), "served_%s", parsed_ways[i]);
+		e2e_assert_served(&r, key);
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* FASTRAW_SHADOW_VDSO=0 and FASTRAW_DISABLE=1: getauxval gives the kernel's own image. */
+START_TEST(lookup_no_shadow)
+{
+	static const char *const settings[] = { "FASTRAW_SHADOW_VDSO=0", "FASTRAW_DISABLE=1" };
+	const struct e2e_opts opts = { .env = E2E_ENV(settings[_i]) };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	assert_image(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_real"), 1);
+	ck_assert_msg(strstr(r.out, "served_parsed_gnu=linux-vdso.so.1\n"), "%s: parsed symbol not the vDSO's:\n%.*s",
+		      settings[_i], E2E_SHOWN, r.out);
+	e2e_assert_served(&r, "served_handle");
+	e2e_assert_served(&r, "served_vdso_dlvsym");
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* A value the parser does not know: one warning, and the default (the shadow) is used. */
+START_TEST(lookup_bad_setting)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=yes") };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_LOOKUP")));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "FASTRAW_SHADOW_VDSO=yes"));
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_real"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Without the library the probe's expectations about unrelated lookups hold for libc itself. */
+START_TEST(lookup_libc_baseline)
+{
+	const struct e2e_opts opts = { .no_preload = 1 };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_real"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *lookup_suite(void)
+{
+	Suite *s = suite_create("e2e_lookup");
+	TCase *tc = e2e_tcase(s, "lookup");
+
+	tcase_add_test(tc, lookup_every_way);
+	tcase_add_loop_test(tc, lookup_no_shadow, 0, 2);
+	tcase_add_test(tc, lookup_bad_setting);
+	tcase_add_test(tc, lookup_libc_baseline);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(lookup_suite());
+}

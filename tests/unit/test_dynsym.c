@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the generalised symbol lookup on libc (relocated .dynamic) and of the shadow vDSO image. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "dynsym.h"
+#include "run_suite.h"
+#include "runtime.h"
+#include "shadow.h"
+#include "vdso_elf.h"
+
+static void *libc_handle(void)
+{
+	void *h = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+
+	ck_assert_ptr_nonnull(h);
+	return h;
+}
+
+START_TEST(libc_matches_dlsym)
+{
+	static const char *const names[] = { "dlsym", "dlvsym", "getauxval", "__getauxval", "clock_gettime", "printf" };
+	void *h = libc_handle();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		void *want = dlsym(h, names[i]);
+
+		ck_assert_ptr_nonnull(want);
+		ck_assert_msg(fr_libc_sym(names[i], NULL) == want, "%s differs from dlsym's", names[i]);
+	}
+	ck_assert_ptr_eq(fr_libc_sym("dlsym", "GLIBC_2.34"), dlvsym(h, "dlsym", "GLIBC_2.34"));
+	ck_assert_ptr_eq(fr_libc_sym("dlsym", "GLIBC_2.2.5"), dlvsym(h, "dlsym", "GLIBC_2.2.5"));
+	ck_assert_ptr_eq(fr_libc_sym("getauxval", "GLIBC_2.16"), dlvsym(h, "getauxval", "GLIBC_2.16"));
+	ck_assert_ptr_eq(fr_libc_sym("clock_gettime", "GLIBC_2.17"), dlvsym(h, "clock_gettime", "GLIBC_2.17"));
+	ck_assert_ptr_null(fr_libc_sym("dlsym", "GLIBC_9.9"));
+	ck_assert_ptr_null(fr_libc_sym("fastraw_no_such_symbol", NULL));
+}
+END_TEST
+
+START_TEST(real_functions)
+{
+	void *h = libc_handle();
+
+	ck_assert_ptr_eq((void *)fr_real_dlsym(), dlsym(h, "dlsym"));
+	ck_assert_ptr_eq((void *)fr_real_dlvsym(), dlsym(h, "dlvsym"));
+	ck_assert_ptr_eq((void *)fr_real_getauxval(), dlsym(h, "getauxval"));
+	ck_assert_uint_eq(fr_auxval(AT_PAGESZ), getauxval(AT_PAGESZ));
+	ck_assert_uint_eq(fr_auxval(AT_SYSINFO_EHDR), getauxval(AT_SYSINFO_EHDR));
+	ck_assert_ptr_eq(fr_real_dlsym()(RTLD_DEFAULT, "printf"), dlsym(RTLD_DEFAULT, "printf"));
+}
+END_TEST
+
+/* The same tables with d_ptr made relative (as in the file): the lookup still finds the same symbol. */
+START_TEST(relative_and_absolute)
+{
+	struct fr_elfsyms abs, rel;
+	ElfW(Dyn) dyn[8];
+	int n = 0;
+
+	ck_assert_int_eq(fr_dynsym_object("libc.so.6", &abs), 0);
+	ck_assert_uint_ne(abs.bias, 0);
+	dyn[n++] = (ElfW(Dyn)){ DT_STRTAB, { (uintptr_t)abs.strtab - abs.bias } };
+	dyn[n++] = (ElfW(Dyn)){ DT_SYMTAB, { (uintptr_t)abs.symtab - abs.bias } };
+	dyn[n++] = (ElfW(Dyn)){ DT_GNU_HASH, { (uintptr_t)abs.gnu_hash - abs.bias } };
+	dyn[n++] = (ElfW(Dyn)){ DT_VERSYM, { (uintptr_t)abs.versym - abs.bias } };
+	dyn[n++] = (ElfW(Dyn)){ DT_VERDEF, { (uintptr_t)abs.verdef - abs.bias } };
+	dyn[n] = (ElfW(Dyn)){ DT_NULL, { 0 } };
+	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn, abs.bias, &rel), 0);
+	ck_assert_ptr_eq(rel.symtab, abs.symtab);
+	ck_assert_ptr_eq(fr_elfsyms_lookup(&rel, "getauxval", "GLIBC_2.16"), fr_elfsyms_lookup(&abs, "getauxval", "GLIBC_2.16"));
+	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn + n, abs.bias, &rel), -1);
+}
+END_TEST
+
+/* Both hash tables of the vDSO bound the symbol table alike. */
+START_TEST(count_both_tables)
+{
+	struct fr_elfsyms s, gnu_only;
+
+	ck_assert_int_eq(fr_vdso_open(fr_vdso_base(), &s), 0);
+	ck_assert_ptr_nonnull(s.hash);
+	ck_assert_ptr_nonnull(s.gnu_hash);
+	gnu_only = s;
+	gnu_only.hash = NULL;
+	ck_assert_uint_gt(fr_elfsyms_count(&s), 4);
+	ck_assert_uint_eq(fr_elfsyms_count(&gnu_only), fr_elfsyms_count(&s));
+}
+END_TEST
+
+START_TEST(shadow_image)
+{
+	const void *real = fr_vdso_base();
+	const void *shadow = fr_shadow_get(real);
+	static const char *const others[] = { "__vdso_gettimeofday", "__vdso_time", "__vdso_getcpu", "__vdso_clock_getres",
+					      "gettimeofday", "time", "getcpu", "clock_getres" };
+	uintptr_t lo, hi;
+	struct timespec ts;
+
+	ck_assert_ptr_nonnull(real);
+	ck_assert_ptr_ne(shadow, real);
+	ck_assert_ptr_eq(fr_shadow_get(real), shadow);
+	ck_assert_int_eq(fr_vdso_range(&lo, &hi), 0);
+	ck_assert_uint_eq(lo, (uintptr_t)real);
+	ck_assert_uint_eq((uintptr_t)shadow % 4096, 0);
+	ck_assert_ptr_eq(fr_vdso_sym(shadow, "__vdso_clock_gettime", "LINUX_2.6"), (void *)fr_vdso_clock_gettime);
+	ck_assert_ptr_eq(fr_vdso_sym(shadow, "clock_gettime", "LINUX_2.6"), (void *)fr_vdso_clock_gettime);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		ck_assert_ptr_eq(fr_vdso_sym(shadow, others[i], "LINUX_2.6"), fr_vdso_sym(real, others[i], "LINUX_2.6"));
+	/* Only st_value differs: the rest of the image is the kernel's byte for byte. */
+	ck_assert_int_eq(memcmp(shadow, real, sizeof(ElfW(Ehdr))), 0);
+	ck_assert_int_eq(fr_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, &ts), 0);
+	ck_assert_int_eq(fr_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, NULL), -EFAULT);
+}
+END_TEST
+
+static Suite *dynsym_suite(void)
+{
+	Suite *s = suite_create("dynsym");
+	TCase *tc = tcase_create("dynsym");
+
+	tcase_add_test(tc, libc_matches_dlsym);
+	tcase_add_test(tc, real_functions);
+	tcase_add_test(tc, relative_and_absolute);
+	tcase_add_test(tc, count_both_tables);
+	tcase_add_test(tc, shadow_image);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(dynsym_suite());
+}
