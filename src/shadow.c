@@ -13,7 +13,6 @@
 #include "runtime.h"
 #include "vdso_elf.h"
 
-
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
 /* Static and page-aligned so that it can be made read-only alone; no allocation anywhere. */
