@@ -31,63 +31,30 @@ static int pvclock_at(const volatile uint8_t *pv, uint64_t tsc, uint64_t *out)
 	return FR_PASS;
 }
 
-int fr_ticks_to_ns(const struct fr_kdata *kd, uint64_t ticks, int64_t *out)
+/* cycles_of for a given tick value: the tick itself, or kvmclock on the pvclock page's line. */
+static int tick_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
 {
-	const volatile uint8_t *entry = kd->raw0;
-	enum fr_rules rules = kd->lay->rules;
-	uint32_t fs = kd->lay->field_shift;
-	uint64_t off_sec = 0, off_nsec = 0;
-	int in_ns = 0;
+	uint64_t ticks = *(const uint64_t *)ctx;
 
-	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		const volatile uint8_t *base;
-		struct fr_raw_vals v;
-		uint64_t cycles;
-		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
-		int32_t mode;
-
-		if (seq & 1) {
-			/* As fr_raw_read_general: a writer at work, or a namespace page with fixed offsets. */
-			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
-				const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
-
-				off_sec = FR_LD64(off);
-				off_nsec = FR_LD64(off + 8);
-				entry = kd->raw_ns;
-				in_ns = 1;
-				continue;
-			}
-			__builtin_ia32_pause();
-			continue;
-		}
-		FR_BARRIER();
-		mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
-		if (mode == FR_MODE_PVCLOCK) {
-			if (!kd->vclock || pvclock_at(kd->vclock, ticks, &cycles) != FR_OK)
-				return FR_PASS;
-		} else if (mode == FR_MODE_TSC) {
-			cycles = ticks;
-		} else {
-			return FR_PASS;
-		}
-		if (rules != FR_RULES_5_3)
-			cycles &= FR_S64_MAX;
-		if (!fr_cycles_ok(cycles))
-			return FR_PASS;
-		base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
-		v.cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		v.max_cycles = 0;
-		v.mult = FR_LD32(entry + FR_OFF_MULT + fs);
-		v.shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		v.base_sec = FR_LD64(base);
-		v.base_nsec = FR_LD64(base + 8);
-		FR_BARRIER();
-		if (FR_LD32(entry + FR_OFF_SEQ) != seq)
-			continue;
-		/* Masked as the vDSO masks its own shifts: a torn page must not make the shift undefined. */
-		v.shift &= 127;
-		*out = (int64_t)((uint64_t)fr_raw_line_ns(cycles, &v) + off_sec * FR_NSEC_PER_SEC + off_nsec);
+	if (mode == FR_MODE_PVCLOCK)
+		return kd->vclock ? pvclock_at(kd->vclock, ticks, cycles) : FR_PASS;
+	if (mode == FR_MODE_TSC) {
+		*cycles = ticks;
 		return FR_OK;
 	}
 	return FR_PASS;
+}
+
+int fr_ticks_to_ns(const struct fr_kdata *kd, uint64_t ticks, int64_t *out)
+{
+	struct fr_raw_vals v;
+	uint64_t cycles, off_sec, off_nsec;
+
+	if (fr_raw_snapshot(kd, kd->lay->rules, kd->lay->field_shift, tick_cycles, &ticks, &cycles, &v, &off_sec,
+			    &off_nsec) != FR_OK)
+		return FR_PASS;
+	/* Masked as the vDSO masks its own shifts: a torn page must not make the shift undefined. */
+	v.shift &= 127;
+	*out = (int64_t)((uint64_t)fr_raw_line_ns(cycles, &v) + off_sec * FR_NSEC_PER_SEC + off_nsec);
+	return FR_OK;
 }

@@ -50,25 +50,27 @@ fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cyc
 	return FR_PASS;
 }
 
+/* The clocksource value for the entry's clock mode (a counter read, or a given tick value). */
+typedef int (*fr_cycles_fn)(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles);
+
 /*
- * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
- * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none or hvclock,
- * a cleared pvclock stable bit, the vDSO's "invalid" counter marker, a seqcount that never
- * settles). Nothing is cached: every call reads seq, mode and fields afresh.
+ * One consistent look at the CS_RAW entry, following a time namespace to the real page: waits
+ * for an even seq, takes the clocksource value from cycles_of inside the window, masks it as the
+ * era does, reads the fields and checks seq again. FR_OK with *cycles, *v and the namespace
+ * offsets; FR_PASS for a mode cycles_of cannot serve, the "invalid" marker, or a seqcount that
+ * never settles. Nothing is cached: every call reads seq, mode and fields afresh.
  */
 static inline __attribute__((always_inline)) int
-fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
-		    struct timespec *ts)
+fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_cycles_fn cycles_of,
+		const void *ctx, uint64_t *cycles, struct fr_raw_vals *v, uint64_t *off_sec, uint64_t *off_nsec)
 {
 	const volatile uint8_t *entry = kd->raw0;
-	uint64_t off_sec = 0, off_nsec = 0;
 	int in_ns = 0;
 
+	*off_sec = *off_nsec = 0;
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		struct fr_raw_vals v;
-		uint64_t cycles;
+		const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
 		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
-		int32_t mode;
 
 		if (FR_UNLIKELY(seq & 1)) {
 			/*
@@ -77,10 +79,8 @@ fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs,
 			 * another page with its own seqcount.
 			 */
 			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
-				const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
-
-				off_sec = FR_LD64(off);
-				off_nsec = FR_LD64(off + 8);
+				*off_sec = FR_LD64(base);
+				*off_nsec = FR_LD64(base + 8);
 				entry = kd->raw_ns;
 				in_ns = 1;
 				continue;
@@ -89,35 +89,60 @@ fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs,
 			continue;
 		}
 		FR_BARRIER();
-		mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
-		if (mode == FR_MODE_PVCLOCK) {
-			/* The pvclock page is mapped only once the kernel has used pvclock mode. */
-			if (!kd->vclock || fr_pvclock_read(kd->vclock, counter, &cycles) != FR_OK)
-				return FR_PASS;
-		} else if (mode == FR_MODE_TSC) {
-			cycles = counter();
-		} else {
+		if (cycles_of(kd, (int32_t)FR_LD32(entry + FR_OFF_MODE), ctx, cycles) != FR_OK)
 			return FR_PASS;
-		}
 		/* From 6.5 the counter value is masked to 63 bits; bit 63 is the vDSO's "invalid" marker. */
 		if (rules != FR_RULES_5_3)
-			cycles &= FR_S64_MAX;
-		if (FR_UNLIKELY(!fr_cycles_ok(cycles)))
+			*cycles &= FR_S64_MAX;
+		if (FR_UNLIKELY(!fr_cycles_ok(*cycles)))
 			return FR_PASS;
-		v.cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
-		v.max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
-		v.mult = FR_LD32(entry + FR_OFF_MULT + fs);
-		v.shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
-		v.base_sec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID);
-		v.base_nsec = FR_LD64(entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID + 8);
+		v->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		v->max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
+		v->mult = FR_LD32(entry + FR_OFF_MULT + fs);
+		v->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		v->base_sec = FR_LD64(base);
+		v->base_nsec = FR_LD64(base + 8);
 		FR_BARRIER();
-		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
-			continue;
-		/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
-		fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
+		if (FR_LIKELY(FR_LD32(entry + FR_OFF_SEQ) == seq))
+			return FR_OK;
+	}
+	return FR_PASS;
+}
+
+/* cycles_of for a live reading: the counter, or kvmclock from the pvclock page at the counter. */
+static inline __attribute__((always_inline)) int
+fr_counter_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
+{
+	fr_counter_fn counter = *(const fr_counter_fn *)ctx;
+
+	if (mode == FR_MODE_PVCLOCK)
+		/* The pvclock page is mapped only once the kernel has used pvclock mode. */
+		return kd->vclock ? fr_pvclock_read(kd->vclock, counter, cycles) : FR_PASS;
+	if (mode == FR_MODE_TSC) {
+		*cycles = counter();
 		return FR_OK;
 	}
 	return FR_PASS;
+}
+
+/*
+ * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
+ * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none or hvclock,
+ * a cleared pvclock stable bit, the vDSO's "invalid" counter marker, a seqcount that never
+ * settles).
+ */
+static inline __attribute__((always_inline)) int
+fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		    struct timespec *ts)
+{
+	struct fr_raw_vals v;
+	uint64_t cycles, off_sec, off_nsec;
+
+	if (fr_raw_snapshot(kd, rules, fs, fr_counter_cycles, &counter, &cycles, &v, &off_sec, &off_nsec) != FR_OK)
+		return FR_PASS;
+	/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
+	fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
+	return FR_OK;
 }
 
 /* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
