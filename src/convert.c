@@ -4,31 +4,15 @@
 
 #include "fastpath.h"
 
-/* kvmclock nanoseconds for tsc from the pvclock page, under its version protocol. */
+/* kvmclock nanoseconds for tsc on the line of the pvclock page's current parameters. */
 static int pvclock_at(const volatile uint8_t *pv, uint64_t tsc, uint64_t *out)
 {
-	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		struct fr_pvclock_vals p;
-		uint32_t version = FR_LD32(pv + FR_PV_VERSION);
+	struct fr_pvclock_vals p;
 
-		if (version & 1) {
-			__builtin_ia32_pause();
-			continue;
-		}
-		FR_BARRIER();
-		if (!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT))
-			return FR_PASS;
-		p.tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
-		p.system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
-		p.mul = FR_LD32(pv + FR_PV_MUL);
-		p.shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		FR_BARRIER();
-		if (FR_LD32(pv + FR_PV_VERSION) == version) {
-			*out = fr_pvclock_line(&p, tsc);
-			return FR_OK;
-		}
-	}
-	return FR_PASS;
+	if (fr_pvclock_snapshot(pv, NULL, &p, NULL) != FR_OK)
+		return FR_PASS;
+	*out = fr_pvclock_line(&p, tsc);
+	return FR_OK;
 }
 
 /* cycles_of for a given tick value: the tick itself, or kvmclock on the pvclock page's line. */

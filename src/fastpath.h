@@ -19,35 +19,49 @@ typedef uint64_t (*fr_counter_fn)(void);
 #define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FR_LIKELY(x) __builtin_expect(!!(x), 1)
 
-
 /*
- * kvmclock nanoseconds from the pvclock page, as the vDSO's pvclock reader computes them.
- * Returns FR_PASS when the stable bit is clear (the vDSO then makes the system call), when the
- * TSC is below the page's timestamp (mainline wraps there, vendor kernels clamp: only the
- * running vDSO can answer), or when the version never settles.
+ * One consistent copy of the pvclock page's fields under its version protocol, with the counter
+ * read inside the same window when counter is not NULL. Returns FR_PASS when the stable bit is
+ * clear (the vDSO then makes the system call) or when the version never settles.
  */
 static inline __attribute__((always_inline)) int
-fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cycles)
+fr_pvclock_snapshot(const volatile uint8_t *pv, fr_counter_fn counter, struct fr_pvclock_vals *p,
+		    uint64_t *tsc)
 {
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		struct fr_pvclock_vals p;
 		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
-		uint64_t tsc;
 
 		FR_BARRIER();
 		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
 			return FR_PASS;
-		p.tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
-		p.system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
-		p.mul = FR_LD32(pv + FR_PV_MUL);
-		p.shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		tsc = counter();
+		p->tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
+		p->system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
+		p->mul = FR_LD32(pv + FR_PV_MUL);
+		p->shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		if (counter)
+			*tsc = counter();
 		FR_BARRIER();
 		/* An odd version never equals the even one taken above: an update in progress retries. */
 		if (FR_LIKELY(FR_LD32(pv + FR_PV_VERSION) == version))
-			return fr_pvclock_cycles(&p, tsc, cycles);
+			return FR_OK;
 	}
 	return FR_PASS;
+}
+
+/*
+ * kvmclock nanoseconds from the pvclock page, as the vDSO's pvclock reader computes them.
+ * Returns FR_PASS when the snapshot does, or when the TSC is below the page's timestamp
+ * (mainline wraps there, vendor kernels clamp: only the running vDSO can answer).
+ */
+static inline __attribute__((always_inline)) int
+fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cycles)
+{
+	struct fr_pvclock_vals p;
+	uint64_t tsc = 0;
+
+	if (fr_pvclock_snapshot(pv, counter, &p, &tsc) != FR_OK)
+		return FR_PASS;
+	return fr_pvclock_cycles(&p, tsc, cycles);
 }
 
 /* The clocksource value for the entry's clock mode (a counter read, or a given tick value). */
