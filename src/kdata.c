@@ -169,7 +169,8 @@ static int check_once(const struct fr_kdata *kd, uint32_t page, const char **why
 		*why = "unknown clock mode in the data page";
 	} else if (ld32(hres + FR_OFF_MODE) != mode) {
 		*why = "the two clock entries disagree on the clock mode";
-	} else if (mask != ~0ULL) {
+	} else if (mode != FR_MODE_NONE && mask != ~0ULL) {
+		/* Mode none keeps the mask of a clocksource the vDSO cannot read (hpet: 32 bits). */
 		*why = "clocksource mask is not ~0";
 	} else if (shift >= 64 || (mode != FR_MODE_NONE && ld32(raw + FR_OFF_MULT + lay->field_shift) == 0)) {
 		*why = "implausible mult/shift in the data page";

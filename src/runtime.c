@@ -191,7 +191,11 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		why = "disabled by FASTRAW_DISABLE";
 	else if (!(why = fr_locate(p->st.release, &p->kd, &p->st.era))) {
 		p->st.mode = fr_kdata_mode(&p->kd);
-		why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
+		/* Say so plainly: the self-test would only report that no call could be served. */
+		if (p->st.mode == FR_MODE_NONE)
+			why = "clock mode none: the clocksource has no vDSO reader, the kernel serves every call";
+		else
+			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	}
 	p->st.active = why == NULL;
 	p->st.reason = why;

@@ -42,6 +42,21 @@ int64_t e2e_kernel_raw_ns(void)
 	return ts_ns(&ts);
 }
 
+int64_t e2e_timens_shift_ns(long mono_sec)
+{
+	char line[128];
+	long long sec = 0, nsec = 0;
+	FILE *f = fopen("/proc/self/timens_offsets", "r");
+
+	/* No file: a kernel without time namespaces, so the caller has no offset either. */
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "monotonic %lld %lld", &sec, &nsec) == 2)
+			break;
+	if (f)
+		fclose(f);
+	return (int64_t)mono_sec * 1000000000LL - ((int64_t)sec * 1000000000LL + nsec);
+}
+
 static int inherited(const char *var)
 {
 	return strncmp(var, "LD_PRELOAD=", 11) != 0 && strncmp(var, "FASTRAW_", 8) != 0;
@@ -300,10 +315,14 @@ static const char *expected_clock(void)
 		fclose(f);
 	}
 	cs[strcspn(cs, "\n")] = '\0';
-	if (strcmp(cs, "tsc") == 0)
+	/* tsc-early is the TSC before its calibration is refined: the same clock mode. */
+	if (strcmp(cs, "tsc") == 0 || strcmp(cs, "tsc-early") == 0)
 		return "tsc";
 	if (strcmp(cs, "kvm-clock") == 0)
 		return "pvclock";
+	/* Clocksources the vDSO cannot read: the kernel serves every call. */
+	if (strcmp(cs, "hpet") == 0 || strcmp(cs, "acpi_pm") == 0)
+		return "none";
 	return NULL;
 }
 
@@ -320,7 +339,22 @@ static int era_covers(const char *era, int release)
 	return 0;
 }
 
-void e2e_assert_debug_active(const char *err, const char *counter)
+int e2e_expect_passthrough(void)
+{
+	const char *v = getenv("FR_E2E_EXPECT");
+
+	if (!v || !*v || strcmp(v, "active") == 0)
+		return 0;
+	ck_assert_msg(strcmp(v, "passthrough") == 0, "FR_E2E_EXPECT=%s: want \"active\" or \"passthrough\"",
+		      v);
+	return 1;
+}
+
+/*
+ * The one FASTRAW_DEBUG line in err, checked as far as every outcome shares it: this kernel, an
+ * era that covers it, this clocksource. Returns the line; its length is in *len.
+ */
+static const char *debug_line(const char *err, size_t *len)
 {
 	char prefix[128 + sizeof(((struct utsname *)0)->release)], want[64];
 	const char *line = strstr(err, "fastraw: kernel=");
@@ -328,27 +362,62 @@ void e2e_assert_debug_active(const char *err, const char *counter)
 	struct utsname u;
 	int major = 0, minor = 0;
 	const char *era;
-	size_t len;
 
 	ck_assert_msg(e2e_count_lines_with(err, "fastraw: kernel=") == 1,
 		      "want exactly one debug line, stderr:\n%.*s", E2E_SHOWN, err);
-	len = strcspn(line, "\n");
+	*len = strcspn(line, "\n");
 	ck_assert_int_eq(uname(&u), 0);
 	snprintf(prefix, sizeof(prefix), "fastraw: kernel=%s era=", u.release);
 	ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0, "debug line lacks \"%s\": %.*s",
-		      prefix, (int)len, line);
+		      prefix, (int)*len, line);
 	sscanf(u.release, "%d.%d", &major, &minor);
 	era = line + strlen(prefix);
 	ck_assert_msg(era_covers(era, major * 1000 + minor), "era does not cover kernel %s: %.*s",
-		      u.release, (int)len, line);
+		      u.release, (int)*len, line);
 	if (clock) {
 		snprintf(want, sizeof(want), " clock=%s ", clock);
-		ck_assert_msg(memmem(line, len, want, strlen(want)), "want%s: %.*s", want, (int)len,
+		ck_assert_msg(memmem(line, *len, want, strlen(want)), "want%s: %.*s", want, (int)*len,
 			      line);
 	}
+	return line;
+}
+
+void e2e_assert_debug_active(const char *err, const char *counter)
+{
+	char want[64];
+	size_t len;
+	const char *line = debug_line(err, &len);
+
 	snprintf(want, sizeof(want), " counter=%s active", counter ? counter : e2e_default_counter());
 	ck_assert_msg(len >= strlen(want) && memcmp(line + len - strlen(want), want, strlen(want)) == 0,
 		      "want a line ending in \"%s\": %.*s", want, (int)len, line);
+}
+
+void e2e_assert_debug_passthrough(const char *err, const char *reason)
+{
+	static const char pass[] = " passthrough: ";
+	size_t len, word;
+	const char *line = debug_line(err, &len), *end = line + len;
+	const char *counter = memmem(line, len, " counter=", 9), *rest;
+
+	ck_assert_msg(counter, "want \" counter=\": %.*s", (int)len, line);
+	counter += 9;
+	word = strcspn(counter, " \n");
+	rest = counter + word;
+	ck_assert_msg(word > 0 && (size_t)(end - rest) >= strlen(pass) &&
+			      memcmp(rest, pass, strlen(pass)) == 0,
+		      "want \" counter=<read>%s\": %.*s", pass, (int)len, line);
+	rest += strlen(pass);
+	ck_assert_msg(memmem(rest, (size_t)(end - rest), reason, strlen(reason)),
+		      "want a pass-through reason with \"%s\": %.*s", reason, (int)len, line);
+}
+
+void e2e_assert_debug(const char *err, const char *counter)
+{
+	if (e2e_expect_passthrough())
+		e2e_assert_debug_passthrough(err, "clock mode none");
+	else
+		e2e_assert_debug_active(err, counter);
 }
 
 TCase *e2e_tcase(Suite *s, const char *name)

@@ -47,6 +47,10 @@ int64_t e2e_int_value(const char *s, const char *key);
 
 /* The kernel's CLOCK_MONOTONIC_RAW now, in nanoseconds. */
 int64_t e2e_kernel_raw_ns(void);
+/* How far a time namespace made by e2e_run with timens_mono_sec moves the monotonic clocks from
+   where the caller sees them. Offsets are relative to the host, not to the caller's namespace:
+   a caller already inside one (the kernel matrix runs the suites so) sees a smaller shift. */
+int64_t e2e_timens_shift_ns(long mono_sec);
 
 /* The counter the library picks without FASTRAW_TSC: rdtscp where the CPU has it, else lfence. */
 const char *e2e_default_counter(void);
@@ -55,6 +59,18 @@ int e2e_cpu_has_rdtscp(void);
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
    it, this clocksource, the given counter (NULL: the default) and ending in "active". */
 void e2e_assert_debug_active(const char *err, const char *counter);
+
+/* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
+   it, this clocksource, any counter, and "passthrough: " with a reason that contains reason. */
+void e2e_assert_debug_passthrough(const char *err, const char *reason);
+
+/* Whether the machine is expected to pass every RAW call through: FR_E2E_EXPECT is "passthrough"
+   (a clocksource the vDSO cannot read), not unset, empty or "active". Any other value fails the test. */
+int e2e_expect_passthrough(void);
+
+/* e2e_assert_debug_active, or, where pass-through is expected, e2e_assert_debug_passthrough
+   with the reason "clock mode none". */
+void e2e_assert_debug(const char *err, const char *counter);
 
 /* A test case with a timeout long enough for a million kernel calls. */
 TCase *e2e_tcase(Suite *s, const char *name);

@@ -10,6 +10,13 @@
 #include "probe.h"
 
 #define ITERATIONS 3000000
+/*
+ * Each side goes on past ITERATIONS until both sides have seen this many fresh readings of the
+ * other (the test wants 1000): on an emulated or overcommitted machine one thread can run alone
+ * for a long time. MAX_SECONDS bounds the run whatever happens.
+ */
+#define FRESH_GOAL 5000
+#define MAX_SECONDS 60
 
 struct side {
 	pthread_t tid;
@@ -22,13 +29,29 @@ struct side {
 };
 
 static _Atomic int64_t published[2];
+static _Atomic uint64_t fresh_seen[2];
 static atomic_int ready;
+
+static int keep_going(uint64_t i, int64_t start_ns)
+{
+	struct timespec now;
+
+	if (i < ITERATIONS)
+		return 1;
+	if (atomic_load(&fresh_seen[0]) >= FRESH_GOAL && atomic_load(&fresh_seen[1]) >= FRESH_GOAL)
+		return 0;
+	if (i % 65536)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ts_ns(&now) - start_ns < MAX_SECONDS * 1000000000LL;
+}
 
 /* Each side publishes its readings and checks them against the other side's latest. */
 static void *run(void *arg)
 {
 	struct side *s = arg;
-	int64_t last_seen = 0;
+	int64_t last_seen = 0, start_ns;
+	struct timespec start;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -37,7 +60,9 @@ static void *run(void *arg)
 	atomic_fetch_add(&ready, 1);
 	while (atomic_load(&ready) < 2)
 		;
-	for (int i = 0; i < ITERATIONS; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	start_ns = ts_ns(&start);
+	for (uint64_t i = 0; keep_going(i, start_ns); i++) {
 		int64_t seen = atomic_load_explicit(s->theirs, memory_order_acquire);
 		struct timespec ts;
 		int64_t own;
@@ -45,7 +70,10 @@ static void *run(void *arg)
 		clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 		own = ts_ns(&ts);
 		s->checks++;
-		s->fresh += seen != last_seen;
+		if (seen != last_seen) {
+			s->fresh++;
+			atomic_store_explicit(&fresh_seen[s->cpu], s->fresh, memory_order_relaxed);
+		}
 		last_seen = seen;
 		if (seen > own && s->violations++ == 0) {
 			s->bad_published = seen;

@@ -43,8 +43,16 @@ START_TEST(accepts_good_pages)
 		ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 0);
 		ck_assert_int_eq(fr_kdata_mode(&s.kd), (int)v.mode);
 	}
-	/* Mode none carries no clocksource: mult 0 is fine there. */
+	/* Mode none keeps the last clocksource's mask (hpet, acpi_pm: 32 or 24 bits): no reason to
+	   reject the page, whose mode then sends every call to the kernel. */
 	v.mode = FR_MODE_NONE;
+	synth_set_clock(&s, 0, &v);
+	synth_put64(synth_field(&s, 0, 1, 16), 0xffffffffULL);
+	synth_put64(synth_field(&s, 0, 0, 16), 0xffffffffULL);
+	ck_assert_msg(fr_kdata_check(&s.kd) == NULL, "era %s, mode none, 32-bit mask: %s", s.era->name,
+		      fr_kdata_check(&s.kd));
+	ck_assert_int_eq(fr_kdata_mode(&s.kd), FR_MODE_NONE);
+	/* Mode none carries no clocksource: mult 0 is fine there. */
 	v.mult = 0;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_ptr_null(fr_kdata_check(&s.kd));

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# The kernel matrix: the end-to-end suites booted under QEMU on other kernels and clocksources
+# (scripts/kernel-matrix.sh). This file builds the guest's init and writes the manifest that
+# tells it which suites exist and what environment CTest gives them.
+if(FASTRAW_SANITIZE)
+  # The guest has no sanitizer runtime to preload first, and timings are not the point there.
+  return()
+endif()
+
+add_executable(matrix_init matrix/guest_init.c)
+target_link_libraries(matrix_init PRIVATE fastraw_warnings)
+target_link_options(matrix_init PRIVATE -static)
+
+# Every end-to-end Check suite, with its environment (generator expressions included).
+set(fr_manifest "init $<TARGET_FILE:matrix_init>\n")
+get_property(fr_all_tests DIRECTORY PROPERTY TESTS)
+foreach(t ${fr_all_tests})
+  get_test_property(${t} LABELS labels)
+  if(NOT "e2e" IN_LIST labels OR NOT TARGET test_${t})
+    continue()
+  endif()
+  string(APPEND fr_manifest "suite ${t} $<TARGET_FILE:test_${t}>\n")
+  get_test_property(${t} ENVIRONMENT env)
+  foreach(e ${env})
+    string(APPEND fr_manifest "env ${e}\n")
+  endforeach()
+endforeach()
+file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/matrix/manifest CONTENT "${fr_manifest}")
+
+add_test(NAME kernel_matrix
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/kernel-matrix.sh --no-build
+          --build-dir ${CMAKE_BINARY_DIR})
+set_tests_properties(kernel_matrix PROPERTIES
+  LABELS matrix SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/* PID 1 of a kernel-matrix guest: runs the end-to-end suites it is told to, reports on the console, powers off. */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * What the guest is told comes from two places. The initramfs holds /matrix/manifest, written
+ * by the build: "suite NAME PATH" and "env NAME=VALUE" lines (the CTest entries' programs and
+ * environment, at the same absolute paths as on the host). The kernel command line sets, per
+ * configuration, the environment of this process (unknown NAME=VALUE boot options reach init
+ * that way):
+ *   FR_MATRIX_SUITES       comma-separated suite names to run, in order;
+ *   FR_MATRIX_CLOCKSOURCE  wait until this is the current clocksource before starting;
+ *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
+ *                          CLOCK_MONOTONIC offset in seconds;
+ *   FR_E2E_EXPECT          passed on to the suites (active or passthrough).
+ * Every line meant for the host starts with "FRMATRIX: ".
+ */
+
+#define MANIFEST "/matrix/manifest"
+#define MAX_ENV 64
+#define MAX_SUITES 32
+#define LINE_MAX_LEN 1024
+#define CLOCKSOURCE_WAIT_S 30
+
+struct suite {
+	char name[64];
+	char path[LINE_MAX_LEN];
+};
+
+static char env_store[MAX_ENV][LINE_MAX_LEN];
+static char *child_env[MAX_ENV + 8];
+static struct suite suites[MAX_SUITES];
+static int nsuites, nenv;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("FRMATRIX: ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	/* Still here: PID 1 must not exit quietly; the kernel panics and QEMU (-no-reboot) stops. */
+	for (;;)
+		pause();
+}
+
+static void mount_or_say(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) != 0 && errno != EBUSY)
+		say("warning: mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+/* The console as stdin, stdout and stderr, whatever the kernel left open. */
+static void open_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		fd = open("/dev/ttyS0", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (fd != i)
+			dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+static int read_manifest(void)
+{
+	char line[LINE_MAX_LEN];
+	FILE *f = fopen(MANIFEST, "r");
+
+	if (!f) {
+		say("error: cannot open %s: %s", MANIFEST, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "env ", 4) == 0 && nenv < MAX_ENV) {
+			snprintf(env_store[nenv], LINE_MAX_LEN, "%s", line + 4);
+			child_env[nenv] = env_store[nenv];
+			nenv++;
+		} else if (strncmp(line, "suite ", 6) == 0 && nsuites < MAX_SUITES) {
+			struct suite *s = &suites[nsuites];
+			char *sp = strchr(line + 6, ' ');
+
+			if (!sp)
+				continue;
+			*sp = '\0';
+			snprintf(s->name, sizeof(s->name), "%.63s", line + 6);
+			snprintf(s->path, sizeof(s->path), "%s", sp + 1);
+			nsuites++;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Adds NAME=value of our own environment to the children's, when set. */
+static void pass_on(const char *name)
+{
+	static char store[8][LINE_MAX_LEN];
+	static int used;
+	const char *v = getenv(name);
+
+	if (!v || used == 8)
+		return;
+	snprintf(store[used], LINE_MAX_LEN, "%s=%s", name, v);
+	child_env[nenv++] = store[used++];
+	child_env[nenv] = NULL;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+static int wait_clocksource(const char *want)
+{
+	char cur[64];
+
+	for (int i = 0; i < CLOCKSOURCE_WAIT_S * 10; i++) {
+		read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", cur,
+			  sizeof(cur));
+		if (strcmp(cur, want) == 0)
+			return 0;
+		usleep(100000);
+	}
+	say("error: clocksource is \"%s\" after %d s, not \"%s\"", cur, CLOCKSOURCE_WAIT_S, want);
+	return -1;
+}
+
+/* Moves this process's future children into a new time namespace. */
+static int enter_timens(long mono_sec)
+{
+	char line[64];
+	int fd, len, ok;
+
+	if (unshare(CLONE_NEWTIME) != 0) {
+		say("error: unshare(CLONE_NEWTIME): %s", strerror(errno));
+		return -1;
+	}
+	len = snprintf(line, sizeof(line), "monotonic %ld 0\n", mono_sec);
+	fd = open("/proc/self/timens_offsets", O_WRONLY);
+	ok = fd >= 0 && write(fd, line, (size_t)len) == len;
+	if (!ok)
+		say("error: writing timens_offsets: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const struct suite *find_suite(const char *name)
+{
+	for (int i = 0; i < nsuites; i++)
+		if (strcmp(suites[i].name, name) == 0)
+			return &suites[i];
+	return NULL;
+}
+
+/* Runs one suite in a child with the manifest's environment; returns 1 when it passed. */
+static int run_suite(const struct suite *s)
+{
+	char *argv[] = { (char *)s->path, NULL };
+	double t0 = now_s();
+	int st;
+	pid_t pid;
+
+	say("start %s", s->name);
+	pid = fork();
+	if (pid < 0) {
+		say("suite %s fail fork: %s", s->name, strerror(errno));
+		return 0;
+	}
+	if (pid == 0) {
+		execve(s->path, argv, child_env);
+		printf("exec %s: %s\n", s->path, strerror(errno));
+		_exit(127);
+	}
+	/* PID 1 also reaps orphans: wait for this child in particular. */
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			say("suite %s fail waitpid: %s", s->name, strerror(errno));
+			return 0;
+		}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		say("suite %s pass %.1fs", s->name, now_s() - t0);
+		return 1;
+	}
+	if (WIFEXITED(st))
+		say("suite %s fail exit=%d %.1fs", s->name, WEXITSTATUS(st), now_s() - t0);
+	else
+		say("suite %s fail signal=%d %.1fs", s->name, WTERMSIG(st), now_s() - t0);
+	return 0;
+}
+
+static void report_machine(void)
+{
+	char cs[64];
+	unsigned a, b, c, d;
+	struct utsname u;
+	int rdtscp;
+
+	uname(&u);
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs, sizeof(cs));
+	rdtscp = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+	say("kernel=%s clocksource=%s rdtscp=%d cpus=%ld", u.release, cs, rdtscp,
+	    sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* The children's view of the time namespace, checked from a child (we stay outside it). */
+static void report_timens(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char line[128];
+		FILE *f = fopen("/proc/self/timens_offsets", "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			if (strncmp(line, "monotonic", 9) == 0) {
+				line[strcspn(line, "\n")] = '\0';
+				say("timens %s", line);
+			}
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+int main(void)
+{
+	const char *list = getenv("FR_MATRIX_SUITES");
+	const char *cs = getenv("FR_MATRIX_CLOCKSOURCE");
+	const char *tns = getenv("FR_MATRIX_TIMENS");
+	char names[LINE_MAX_LEN], *save = NULL;
+	int pass = 0, fail = 0;
+
+	mount_or_say("devtmpfs", "/dev", "devtmpfs");
+	open_console();
+	mount_or_say("proc", "/proc", "proc");
+	mount_or_say("sysfs", "/sys", "sysfs");
+	mount_or_say("tmpfs", "/tmp", "tmpfs");
+	say("boot %.1fs", now_s());
+	if (read_manifest() != 0 || !list || (cs && *cs && wait_clocksource(cs) != 0)) {
+		say("done pass=0 fail=1 (guest set-up)");
+		power_off();
+	}
+	child_env[nenv] = NULL;
+	pass_on("FR_E2E_EXPECT");
+	pass_on("CK_TIMEOUT_MULTIPLIER");
+	pass_on("PATH");
+	report_machine();
+	if (tns && atol(tns) != 0) {
+		if (enter_timens(atol(tns)) != 0) {
+			say("done pass=0 fail=1 (time namespace)");
+			power_off();
+		}
+		report_timens();
+	}
+	snprintf(names, sizeof(names), "%s", list);
+	for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		const struct suite *s = find_suite(n);
+
+		if (!s) {
+			say("suite %s fail not-in-manifest", n);
+			fail++;
+			continue;
+		}
+		if (run_suite(s))
+			pass++;
+		else
+			fail++;
+	}
+	say("done pass=%d fail=%d", pass, fail);
+	power_off();
+	return 0;
+}
