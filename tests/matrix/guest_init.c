@@ -286,7 +286,6 @@ int main(void)
 	open_console();
 	mount_or_say("proc", "/proc", "proc");
 	mount_or_say("sysfs", "/sys", "sysfs");
-	mount_or_say("tmpfs", "/tmp", "tmpfs");
 	say("boot %.1fs", now_s());
 	if (read_manifest() != 0 || !list || (cs && *cs && wait_clocksource(cs) != 0)) {
 		say("done pass=0 fail=1 (guest set-up)");
