@@ -72,6 +72,8 @@ struct fastraw_info {
 	const char *clock_mode; /* RAW entry's clock mode at start: "tsc", "pvclock", "none", ... or "unknown" */
 	const char *counter;    /* counter read: "rdtsc", "lfence" or "rdtscp" */
 	const char *reason;     /* why pass-through when !active; "active" otherwise */
+	const char *source;     /* "kernel" (exact, from the data pages), "calibrated" (estimated from
+				   the counter, within 2 us of the kernel after warm-up) or "none" */
 };
 
 /*

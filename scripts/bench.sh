@@ -29,3 +29,19 @@ else
 	unshare --time --fork --monotonic 5000 \
 		sh -c 'echo "timens_offsets:" $(cat /proc/self/timens_offsets); exec "$@"' sh "${bench[@]}"
 fi
+
+echo
+echo "== Calibrated mode (FASTRAW_SOURCE=calibrated): error against the kernel over ${FASTRAW_CAL_SECONDS:=60} s =="
+# Two threads read RAW between two kernel system calls, with pauses up to 400 ms; the error is
+# how far a reading lies outside that bracket, after the 2 s warm-up. Promise: at most 2000 ns.
+printf '  %-11s %10s %12s %12s %10s\n' "FASTRAW_TSC" "readings" "max err ns" "p99.9 ns" "backwards"
+for tsc in default rdtsc lfence; do
+	env_tsc=()
+	[ "$tsc" = default ] || env_tsc=("FASTRAW_TSC=$tsc")
+	out=$(env "${env_tsc[@]}" FASTRAW_SOURCE=calibrated LD_PRELOAD="$FR_BUILD/libfastraw.so" \
+		"$FR_BUILD/tests/e2e_probe_calib" "$FASTRAW_CAL_SECONDS" 2 2)
+	val() { sed -n "s/^$1=//p" <<<"$out"; }
+	max=$(val max_err_ns)
+	printf '  %-11s %10s %12s %12s %10s  %s\n' "$tsc" "$(val measured)" "$max" "$(val p999_err_ns)" \
+		"$(val backwards)" "$([ "$max" -le 2000 ] && [ "$(val backwards)" = 0 ] && echo PASS || echo MISS)"
+done

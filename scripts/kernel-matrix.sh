@@ -19,6 +19,9 @@ SKIP=77
 
 # The suites of a configuration whose fast path is expected to serve RAW, and of one that must
 # pass every RAW call through (the bracket, causality and clock tests still apply there).
+# e2e_calib is not run in the guests: under TCG the guest's TSC is the host's, clamped to stay
+# monotonic across vCPU threads, so it runs ~2000 ppm fast while both vCPUs read it; the guest
+# kernel marks it unsynchronized and calibrated mode is (rightly) not eligible there.
 ACTIVE_SUITES=e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_env,e2e_lifecycle,e2e_lookup,e2e_api
 PASS_SUITES=e2e_bracket,e2e_causality,e2e_path,e2e_clocks
 TIMENS_SUITES=e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_api

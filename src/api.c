@@ -4,6 +4,7 @@
 
 #include <errno.h>
 
+#include "calsrc.h"
 #include "convert.h"
 #include "counter.h"
 #include "fastpath.h"
@@ -42,6 +43,8 @@ static int64_t now_init(void)
 	/* The status is published after fr_kd is written: its acquire load makes fr_kd visible. */
 	if (st->active)
 		f = fr_now_for(fr_kd.lay, st->counter);
+	else if (st->calibrated)
+		f = fr_calsrc_now_for(st->counter);
 	if (!f)
 		f = now_pass;
 	__atomic_compare_exchange_n(&now_fn, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
@@ -122,7 +125,9 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 	full.era = st->era;
 	full.clock_mode = st->mode < 0 ? "unknown" : fr_mode_name(st->mode);
 	full.counter = fr_counter_name(st->counter);
-	full.reason = st->active ? "active" : st->reason;
+	full.reason = st->active || st->calibrated ? "active" : st->reason;
+	full.active = st->active || st->calibrated;
+	full.source = st->active ? "kernel" : st->calibrated ? "calibrated" : "none";
 	__builtin_memcpy(info, &full, n);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parses FASTRAW_TSC, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS and FASTRAW_SHADOW_VDSO; unknown values become warnings. */
+/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS and FASTRAW_SHADOW_VDSO; unknown values become warnings. */
 #include "env.h"
 
 #include <string.h>
@@ -51,6 +51,19 @@ static void parse_tsc(struct fr_env *out, const char *value)
 	add_warning(out, "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc");
 }
 
+static void parse_source(struct fr_env *out, const char *value)
+{
+	static const char *const names[] = { "auto", "kernel", "calibrated", "off" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(value, names[i]) == 0) {
+			out->source = (enum fr_source)i;
+			return;
+		}
+	}
+	add_warning(out, "FASTRAW_SOURCE", value, "auto, kernel, calibrated, off");
+}
+
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -62,6 +75,8 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 			continue;
 		if ((v = match(e, "FASTRAW_TSC")) && *v)
 			parse_tsc(out, v);
+		else if ((v = match(e, "FASTRAW_SOURCE")) && *v)
+			parse_source(out, v);
 		else if ((v = match(e, "FASTRAW_DISABLE")) && *v)
 			parse_flag(out, "FASTRAW_DISABLE", v, &out->disable);
 		else if ((v = match(e, "FASTRAW_DEBUG")) && *v)

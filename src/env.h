@@ -14,7 +14,16 @@ struct fr_env_warning {
 	const char *accepted; /* "rdtscp, lfence, rdtsc" */
 };
 
+/* FASTRAW_SOURCE: where CLOCK_MONOTONIC_RAW comes from. */
+enum fr_source {
+	FR_SRC_AUTO = 0,   /* the kernel's data where it can be read exactly, else calibrated, else the kernel */
+	FR_SRC_KERNEL,     /* only the kernel's data (exact), else pass through */
+	FR_SRC_CALIBRATED, /* always the calibrated estimate, even where the kernel's data would do */
+	FR_SRC_OFF,        /* every call to the real vDSO */
+};
+
 struct fr_env {
+	enum fr_source source;        /* FASTRAW_SOURCE, default auto */
 	int tsc_set;                  /* FASTRAW_TSC named a counter */
 	enum fr_counter_mode tsc;     /* valid when tsc_set */
 	int disable;                  /* FASTRAW_DISABLE=1 */

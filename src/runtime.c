@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "calsrc.h"
 #include "decide.h"
 #include "dynsym.h"
 #include "env.h"
@@ -142,6 +143,8 @@ struct plan {
 	struct fr_status st;
 	int rdtscp_missing;
 	struct utsname uts;
+	struct fr_seed seed;             /* calibrated mode's starting rate */
+	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
 };
 
 const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era)
@@ -178,7 +181,8 @@ const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era
 
 static void plan_make(struct plan *p, fr_real_fn real)
 {
-	const char *why;
+	const char *why, *eligible;
+	int located = 0;
 
 	__builtin_memset(p, 0, sizeof(*p));
 	p->st.era = "none";
@@ -189,16 +193,33 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
 	if (p->env.disable)
 		why = "disabled by FASTRAW_DISABLE";
+	else if (p->env.source == FR_SRC_OFF)
+		why = "disabled by FASTRAW_SOURCE=off";
 	else if (!(why = fr_locate(p->st.release, &p->kd, &p->st.era))) {
+		located = 1;
 		p->st.mode = fr_kdata_mode(&p->kd);
 		/* Say so plainly: the self-test would only report that no call could be served. */
 		if (p->st.mode == FR_MODE_NONE)
 			why = "clock mode none: the clocksource has no vDSO reader, the kernel serves every call";
+		else if (p->env.source == FR_SRC_CALIBRATED)
+			why = "FASTRAW_SOURCE=calibrated";
 		else
 			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	}
 	p->st.active = why == NULL;
 	p->st.reason = why;
+	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
+		return;
+	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
+	eligible = fr_calsrc_eligible(&p->cpu);
+	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
+		p->st.cal_note = eligible;
+		return;
+	}
+	fr_calsrc_seed(&p->kd, located, p->st.release, &p->seed);
+	p->st.calibrated = 1;
+	p->st.cal_note = p->seed.source;
+	p->cal_forced_ineligible = eligible;
 }
 
 static void report(const struct plan *p)
@@ -232,8 +253,25 @@ static void report(const struct plan *p)
 	fr_line_add(&l, p->st.mode < 0 ? "unknown" : fr_mode_name(p->st.mode));
 	fr_line_add(&l, " counter=");
 	fr_line_add(&l, fr_counter_name(p->st.counter));
-	fr_line_add(&l, p->st.active ? " active" : " passthrough: ");
-	fr_line_add(&l, p->st.reason);
+	if (p->st.active) {
+		fr_line_add(&l, " active");
+	} else if (p->st.calibrated) {
+		fr_line_add(&l, " calibrated: seed ");
+		fr_line_add(&l, p->st.cal_note);
+		fr_line_add(&l, ", within 2 us of the kernel after warm-up; kernel data not used: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->cal_forced_ineligible) {
+			fr_line_add(&l, "; forced although ");
+			fr_line_add(&l, p->cal_forced_ineligible);
+		}
+	} else {
+		fr_line_add(&l, " passthrough: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->st.cal_note) {
+			fr_line_add(&l, "; calibrated mode not eligible: ");
+			fr_line_add(&l, p->st.cal_note);
+		}
+	}
 	fr_line_emit(&l);
 }
 
@@ -275,7 +313,11 @@ static void init_once(void)
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
+	if (p.st.calibrated)
+		fr_calsrc_setup(p.seed.mult);
 	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
+	if (p.st.calibrated)
+		raw = fr_calsrc_raw_for(p.st.counter);
 	if (!raw)
 		raw = raw_pass;
 	if (p.env.stats)

@@ -51,8 +51,10 @@ struct fr_status {
 	const char *era;               /* layout name, or "none" */
 	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
 	enum fr_counter_mode counter;  /* counter read in use */
-	int active;                    /* fast path serves RAW */
+	int active;                    /* fast path serves RAW from the kernel's data */
 	const char *reason;            /* why not, when !active */
+	int calibrated;                /* calibrated mode serves RAW (then !active) */
+	const char *cal_note;          /* calibrated: the seed; otherwise why not, or NULL if not tried */
 };
 
 /*

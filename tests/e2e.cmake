@@ -25,6 +25,7 @@ fr_add_e2e_probe(preinit e2e/probe_preinit.c)
 fr_add_e2e_probe(causality e2e/probe_causality.c)
 fr_add_e2e_probe(lookup e2e/probe_lookup.c e2e/elfwalk.c)
 fr_add_e2e_probe(sys e2e/probe_sys.c)
+fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(trace e2e/probe_trace.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
@@ -55,6 +56,7 @@ fr_add_e2e_test(e2e_lifecycle life ctor preinit)
 fr_add_e2e_test(e2e_causality causality)
 fr_add_e2e_test(e2e_lookup lookup)
 fr_add_e2e_test(e2e_api sys api)
+fr_add_e2e_test(e2e_calib calib causality)
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
 if(NOT FASTRAW_SANITIZE)

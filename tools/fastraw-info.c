@@ -10,6 +10,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "calsrc.h"
 #include "info.h"
 #include "tool_args.h"
 
@@ -111,9 +112,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	info_sys_read(&in.sys);
+	in.cal_ineligible = fr_calsrc_eligible(&in.sys.cpu);
 	info_counter_explain(&in.counter, &in.sys.cpu, environ, (int)getauxval(AT_SECURE));
 	info_pages_read(&in.pages, in.status);
-	info_agree_run(&in.agree, samples, in.status->active);
+	info_agree_run(&in.agree, samples, in.status->active || in.status->calibrated);
 	if (json)
 		info_print_json(stdout, &in);
 	else

@@ -56,6 +56,7 @@ struct info {
 	struct info_pages pages;
 	struct info_counter counter;
 	const struct fr_status *status;
+	const char *cal_ineligible; /* why calibrated mode is not eligible here; NULL: it is */
 	struct info_agree agree;
 };
 

@@ -59,8 +59,20 @@ void info_print_text(FILE *f, const struct info *in)
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
 	if (st->active)
 		kv(f, "fast path", "active");
+	else if (st->calibrated)
+		kv(f, "fast path", "calibrated (kernel data not used: %s)", st->reason);
 	else
 		kv(f, "fast path", "passthrough (%s)", st->reason);
+	if (st->active)
+		kv(f, "source", "kernel data (exact)");
+	else if (st->calibrated)
+		kv(f, "source", "calibrated (seed %s; within 2 us after warm-up)", st->cal_note);
+	else
+		kv(f, "source", "none (every RAW call to the kernel)");
+	if (in->cal_ineligible)
+		kv(f, "calibrated mode", "not eligible (%s)", in->cal_ineligible);
+	else
+		kv(f, "calibrated mode", "eligible");
 	if (p->have_mult)
 		kv(f, "raw mult/shift", "%" PRIu32 "/%" PRIu32 " (%" PRIu64 " Hz)", p->mult, p->shift,
 		   info_mult_hz(p->mult, p->shift));
@@ -192,6 +204,10 @@ void info_print_json(FILE *f, const struct info *in)
 	jwarnings(f, &in->counter);
 	jraw(&j, "fast_path_active", "%s", jbool(st->active));
 	jmember(&j, "fast_path_reason", st->active ? NULL : st->reason);
+	jmember(&j, "source", st->active ? "kernel" : st->calibrated ? "calibrated" : "none");
+	jraw(&j, "calibrated_eligible", "%s", jbool(!in->cal_ineligible));
+	jmember(&j, "calibrated_reason", in->cal_ineligible);
+	jmember(&j, "calibrated_seed", st->calibrated ? st->cal_note : NULL);
 	if (p->have_mult) {
 		jraw(&j, "raw_mult", "%" PRIu32, p->mult);
 		jraw(&j, "raw_shift", "%" PRIu32, p->shift);

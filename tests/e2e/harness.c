@@ -414,9 +414,12 @@ void e2e_assert_debug_passthrough(const char *err, const char *reason)
 
 void e2e_assert_debug(const char *err, const char *counter)
 {
-	if (e2e_expect_passthrough())
+	/* Pass-through where the clocksource has no vDSO reader means calibrated mode was refused
+	   too (auto): the line must say why. */
+	if (e2e_expect_passthrough()) {
 		e2e_assert_debug_passthrough(err, "clock mode none");
-	else
+		e2e_assert_debug_passthrough(err, "; calibrated mode not eligible: ");
+	} else
 		e2e_assert_debug_active(err, counter);
 }
 

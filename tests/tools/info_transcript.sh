@@ -140,6 +140,24 @@ env)
 	common dis
 	quiet dis
 	eq "disabled" "$(field dis 'fast path')" "passthrough (disabled by FASTRAW_DISABLE)"
+	eq "disabled source" "$(field dis source)" "none (every RAW call to the kernel)"
+	run cal env FASTRAW_SOURCE=calibrated "$tool" -n 10000
+	common cal
+	quiet cal
+	case $(field cal 'fast path') in
+	"calibrated (kernel data not used: "*")") echo "ok: FASTRAW_SOURCE=calibrated fast path" ;;
+	*) fail "FASTRAW_SOURCE=calibrated: fast path is $(field cal 'fast path')" ;;
+	esac
+	case $(field cal source) in
+	"calibrated (seed "*"; within 2 us after warm-up)") echo "ok: calibrated source" ;;
+	*) fail "FASTRAW_SOURCE=calibrated: source is $(field cal source)" ;;
+	esac
+	case $(field cal 'calibrated mode') in
+	eligible | "not eligible ("*")") echo "ok: calibrated mode eligibility stated" ;;
+	*) fail "calibrated mode line: $(field cal 'calibrated mode')" ;;
+	esac
+	run off env FASTRAW_SOURCE=off "$tool" -n 10000
+	eq "FASTRAW_SOURCE=off" "$(field off 'fast path')" "passthrough (disabled by FASTRAW_SOURCE=off)"
 	run rdtsc env FASTRAW_TSC=rdtsc "$tool" -n 10000
 	common rdtsc
 	quiet rdtsc
@@ -183,7 +201,8 @@ def check(desc, ok):
     bad += not ok
 keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_problem", "clock_mode",
         "pvclock_stable", "cpu_vendor", "cpu_brand", "invariant_tsc", "rdtscp", "counter", "counter_reason",
-        "warnings", "fast_path_active", "fast_path_reason", "raw_mult", "raw_shift", "raw_counter_hz",
+        "warnings", "fast_path_active", "fast_path_reason", "source", "calibrated_eligible",
+        "calibrated_reason", "calibrated_seed", "raw_mult", "raw_shift", "raw_counter_hz",
         "pvclock_tsc_mul", "pvclock_tsc_shift", "pvclock_tsc_hz", "time_namespace", "clock_gettime_object",
         "preloaded", "agreement"]
 j, jp, jd = (json.load(open(f"{tmp}/{n}.out")) for n in ("j", "jp", "jd"))

@@ -202,6 +202,41 @@ START_TEST(shadow_vdso_flag)
 }
 END_TEST
 
+START_TEST(source_values)
+{
+	static const struct {
+		const char *entry;
+		enum fr_source source;
+		int warns;
+	} cases[] = {
+		{ "FASTRAW_SOURCE=auto", FR_SRC_AUTO, 0 },
+		{ "FASTRAW_SOURCE=kernel", FR_SRC_KERNEL, 0 },
+		{ "FASTRAW_SOURCE=calibrated", FR_SRC_CALIBRATED, 0 },
+		{ "FASTRAW_SOURCE=off", FR_SRC_OFF, 0 },
+		{ "FASTRAW_SOURCE=", FR_SRC_AUTO, 0 },
+		{ "FASTRAW_SOURCE=Calibrated", FR_SRC_AUTO, 1 },
+		{ "FASTRAW_SOURCE=tsc", FR_SRC_AUTO, 1 },
+	};
+	char buf[64];
+	char *envp[] = { "FASTRAW_SOURCE_X=off", buf, NULL };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strcpy(buf, cases[i].entry);
+		struct fr_env e = parse(envp);
+
+		ck_assert_msg(e.source == cases[i].source, "%s: source %d", cases[i].entry, (int)e.source);
+		ck_assert_int_eq(e.nwarn, cases[i].warns);
+		if (cases[i].warns) {
+			ck_assert_str_eq(e.warn[0].name, "FASTRAW_SOURCE");
+			ck_assert_str_eq(e.warn[0].accepted, "auto, kernel, calibrated, off");
+		}
+		/* Secure execution: ignored. */
+		fr_env_parse(envp, 1, &e);
+		ck_assert_int_eq(e.source, FR_SRC_AUTO);
+	}
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("env");
@@ -217,6 +252,7 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, warnings_are_bounded);
 	tcase_add_test(tc, secure_execution_ignores_everything);
 	tcase_add_test(tc, shadow_vdso_flag);
+	tcase_add_test(tc, source_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: calibrated mode (FASTRAW_SOURCE=calibrated) stays within its bound of the kernel, never goes backwards, keeps causality and survives fork. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* The promise: within 2 us of the kernel's readings around each value, after a 2 s warm-up. */
+#define BOUND_NS 2000
+
+static const char *const mode_default[] = { "FASTRAW_SOURCE=calibrated", NULL };
+static const char *const mode_rdtsc[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_TSC=rdtsc", NULL };
+static const char *const mode_lfence[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_TSC=lfence", NULL };
+static const char *const *const modes[] = { mode_default, mode_rdtsc, mode_lfence };
+
+static void assert_bounded(const struct e2e_result *r, const char *prefix)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%sbackwards", prefix);
+	ck_assert_msg(e2e_int_value(r->out, key) == 0, "went backwards:\n%.*s", E2E_SHOWN, r->out);
+	snprintf(key, sizeof(key), "%sfailed", prefix);
+	ck_assert_int_eq(e2e_int_value(r->out, key), 0);
+	snprintf(key, sizeof(key), "%smeasured", prefix);
+	ck_assert_int_ge(e2e_int_value(r->out, key), 1000);
+	snprintf(key, sizeof(key), "%smax_err_ns", prefix);
+	ck_assert_msg(e2e_int_value(r->out, key) <= BOUND_NS, "error above %d ns:\n%.*s", BOUND_NS,
+		      E2E_SHOWN, r->out);
+}
+
+/* 6 s with two threads and pauses up to 400 ms; the benchmark script runs the same for 60 s. */
+START_TEST(bounded_after_warmup)
+{
+	const struct e2e_opts opts = { .env = modes[_i] };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "6", "2", "2"));
+	e2e_assert_ok(&r);
+	e2e_assert_served(&r, "served");
+	assert_bounded(&r, "");
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* A child forked after warm-up keeps the estimate: bounded from its first reading on. */
+START_TEST(fork_keeps_state)
+{
+	const struct e2e_opts opts = { .env = modes[0] };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "4", "2", "2", "fork"));
+	e2e_assert_ok(&r);
+	assert_bounded(&r, "");
+	assert_bounded(&r, "child_");
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* In the ordered modes a reading published by one CPU is never ahead of another's next one. */
+START_TEST(causality)
+{
+	static const char *const *const ordered[] = { mode_default, mode_lfence };
+	const struct e2e_opts opts = { .env = ordered[_i] };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CAUSALITY")));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "violations"), 0);
+	ck_assert_int_ge(e2e_int_value(r.out, "cpu0_fresh"), 1000);
+	ck_assert_int_ge(e2e_int_value(r.out, "cpu1_fresh"), 1000);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* FASTRAW_DEBUG names the source and the seed; FASTRAW_SOURCE=kernel and off do what they say. */
+START_TEST(source_lines)
+{
+	const struct e2e_opts cal = { .env = E2E_ENV("FASTRAW_SOURCE=calibrated", "FASTRAW_DEBUG=1") };
+	const struct e2e_opts off = { .env = E2E_ENV("FASTRAW_SOURCE=off", "FASTRAW_DEBUG=1") };
+	const struct e2e_opts bad = { .env = E2E_ENV("FASTRAW_SOURCE=fast") };
+	const struct e2e_opts kernel = { .env = E2E_ENV("FASTRAW_SOURCE=kernel", "FASTRAW_DEBUG=1") };
+	const char *const *argv = E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "0.2", "10", "1");
+	struct e2e_result r;
+
+	e2e_run(&r, &cal, argv);
+	e2e_assert_ok(&r);
+	ck_assert_msg(e2e_count_lines_with(r.err, " calibrated: seed ") == 1 &&
+			      e2e_count_lines_with(r.err, "kernel data not used: ") == 1,
+		      "stderr:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+	e2e_run(&r, &off, argv);
+	e2e_assert_ok(&r);
+	ck_assert_msg(e2e_count_lines_with(r.err, " passthrough: disabled by FASTRAW_SOURCE=off") == 1,
+		      "stderr:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+	/* Where the kernel's data can be read exactly (here), kernel is what auto does. */
+	e2e_run(&r, &kernel, argv);
+	e2e_assert_ok(&r);
+	e2e_assert_debug(r.err, NULL);
+	e2e_result_free(&r);
+	e2e_run(&r, &bad, argv);
+	e2e_assert_ok(&r);
+	ck_assert_msg(e2e_count_lines(r.err) == 1 &&
+			      e2e_count_lines_with(r.err, "FASTRAW_SOURCE=fast is not one of auto, kernel, calibrated, off") == 1,
+		      "stderr:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *calib_suite(void)
+{
+	Suite *s = suite_create("e2e_calib");
+	TCase *tc = e2e_tcase(s, "calib");
+
+	tcase_add_loop_test(tc, bounded_after_warmup, 0, (int)(sizeof(modes) / sizeof(modes[0])));
+	tcase_add_test(tc, fork_keeps_state);
+	tcase_add_loop_test(tc, causality, 0, 2);
+	tcase_add_test(tc, source_lines);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(calib_suite());
+}

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of gtod.c: release eras and the pre-5.3 gtod page, on synthetic pages and a racing writer. */
+#include <check.h>
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gtod.h"
+#include "run_suite.h"
+#include "seed.h"
+
+/*
+ * Kernel-mirroring copies of struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h), written
+ * from the field types so that the compiler, not a table, places the fields; the static asserts
+ * tie them to KERNEL-DATA.md §2.1-2.3. Only the leading fields and a little of what follows.
+ */
+struct k3_10_gtod { /* upstream 3.10.25 */
+	uint32_t seq; /* seqcount_t without lockdep */
+	struct {
+		int32_t vclock_mode;
+		uint64_t cycle_last, mask;
+		uint32_t mult, shift;
+	} clock;
+	int64_t wall_time_sec;
+	uint64_t wall_time_snsec, monotonic_time_snsec;
+	int64_t monotonic_time_sec;
+};
+
+struct k4_x_gtod { /* 3.16-4.19 */
+	uint32_t seq;
+	int32_t vclock_mode;
+	uint64_t cycle_last, mask;
+	uint32_t mult, shift;
+	uint64_t wall_time_snsec, wall_time_sec, monotonic_time_sec, monotonic_time_snsec;
+};
+
+struct k4_20_gtod { /* 4.20-5.2 */
+	uint32_t seq;
+	int32_t vclock_mode;
+	uint64_t cycle_last, mask;
+	uint32_t mult, shift;
+	struct {
+		uint64_t sec, nsec;
+	} basetime[12];
+	int32_t tz_minuteswest, tz_dsttime;
+};
+
+_Static_assert(offsetof(struct k3_10_gtod, clock.vclock_mode) == 8, "3.10 vclock_mode");
+_Static_assert(offsetof(struct k3_10_gtod, clock.cycle_last) == 16, "3.10 cycle_last");
+_Static_assert(offsetof(struct k3_10_gtod, clock.mask) == 24, "3.10 mask");
+_Static_assert(offsetof(struct k3_10_gtod, clock.mult) == 32, "3.10 mult");
+_Static_assert(offsetof(struct k3_10_gtod, clock.shift) == 36, "3.10 shift");
+_Static_assert(offsetof(struct k3_10_gtod, wall_time_sec) == 40, "3.10 wall_time_sec");
+_Static_assert(offsetof(struct k4_x_gtod, vclock_mode) == 4 && offsetof(struct k4_x_gtod, cycle_last) == 8 &&
+		       offsetof(struct k4_x_gtod, mask) == 16 && offsetof(struct k4_x_gtod, mult) == 24 &&
+		       offsetof(struct k4_x_gtod, shift) == 28 && offsetof(struct k4_x_gtod, wall_time_snsec) == 32,
+	       "4.x layout");
+_Static_assert(offsetof(struct k4_20_gtod, vclock_mode) == 4 && offsetof(struct k4_20_gtod, cycle_last) == 8 &&
+		       offsetof(struct k4_20_gtod, mask) == 16 && offsetof(struct k4_20_gtod, mult) == 24 &&
+		       offsetof(struct k4_20_gtod, shift) == 28 && offsetof(struct k4_20_gtod, basetime) == 32,
+	       "4.20 layout");
+
+static const char *const era_name[] = { "3.10", "4.x", "4.20" };
+
+struct gv {
+	uint32_t seq, mode;
+	uint64_t cycle_last, mask;
+	uint32_t mult, shift;
+};
+
+static uint8_t page[4096] __attribute__((aligned(4096)));
+
+/* Copies v's clock fields into c, a struct of any era: they are named alike (3.10 nests them in .clock). */
+#define SET_CLOCK(c, v)                                  \
+	do {                                             \
+		(c).vclock_mode = (int32_t)(v)->mode;    \
+		(c).cycle_last = (v)->cycle_last;        \
+		(c).mask = (v)->mask;                    \
+		(c).mult = (v)->mult;                    \
+		(c).shift = (v)->shift;                  \
+	} while (0)
+
+/* Fills the page with junk, then one gtod copy at +128 (its padding zero, as in the kernel's data). */
+static void build(uint8_t *pg, enum fr_gtod_era era, const struct gv *v)
+{
+	memset(pg, 0xa5, 4096);
+	if (era == FR_GTOD_3_10) {
+		struct k3_10_gtod g;
+
+		memset(&g, 0, sizeof(g));
+		g.seq = v->seq;
+		SET_CLOCK(g.clock, v);
+		g.wall_time_sec = 1700000000;
+		g.wall_time_snsec = 123456789ULL << 24;
+		g.monotonic_time_snsec = 987654321ULL << 24;
+		g.monotonic_time_sec = 4242;
+		memcpy(pg + 128, &g, sizeof(g));
+	} else if (era == FR_GTOD_4_X) {
+		struct k4_x_gtod g;
+
+		memset(&g, 0, sizeof(g));
+		g.seq = v->seq;
+		SET_CLOCK(g, v);
+		g.wall_time_snsec = 123456789ULL << 24;
+		g.wall_time_sec = 1700000000;
+		g.monotonic_time_sec = 4242;
+		g.monotonic_time_snsec = 987654321ULL << 24;
+		memcpy(pg + 128, &g, sizeof(g));
+	} else {
+		struct k4_20_gtod g;
+
+		memset(&g, 0, sizeof(g));
+		g.seq = v->seq;
+		SET_CLOCK(g, v);
+		for (int i = 0; i < 12; i++) {
+			g.basetime[i].sec = 1700000000 + (uint64_t)i;
+			g.basetime[i].nsec = (uint64_t)i << 24;
+		}
+		memcpy(pg + 128, &g, sizeof(g));
+	}
+}
+
+/* A TSC clocksource of about 2.096 GHz (the synthetic TSC of KERNEL-DATA §1). */
+static const struct gv tsc_vals = { 42, 1, 0x0001234567890abcULL, ~0ULL, 8004479, 24 };
+
+START_TEST(era_for_release)
+{
+	static const struct {
+		const char *release;
+		int era;
+	} cases[] = {
+		{ "3.10.0-1160.el7.x86_64", FR_GTOD_3_10 },
+		{ "3.10", FR_GTOD_3_10 },
+		{ "3.10.108", FR_GTOD_3_10 },
+		{ "3.14.79", FR_GTOD_3_10 },
+		{ "3.15.10", FR_GTOD_3_10 },
+		{ "3.16.0-4-amd64", FR_GTOD_4_X },
+		{ "3.19.8", FR_GTOD_4_X },
+		{ "4.0.0", FR_GTOD_4_X },
+		{ "4.4.0-210-generic", FR_GTOD_4_X },
+		{ "4.9.337", FR_GTOD_4_X },
+		{ "4.14.355-275.570.amzn2.x86_64", FR_GTOD_4_X },
+		{ "4.18.0-553.el8_10.x86_64", FR_GTOD_4_X },
+		{ "4.19.0", FR_GTOD_4_X },
+		{ "4.20.17", FR_GTOD_4_20 },
+		{ "4.20", FR_GTOD_4_20 },
+		{ "5.0.0-23-generic", FR_GTOD_4_20 },
+		{ "5.1.21", FR_GTOD_4_20 },
+		{ "5.2.21+", FR_GTOD_4_20 },
+		{ "5.3.0", -1 },
+		{ "5.10.0-35-amd64", -1 },
+		{ "6.18.44-fc-v782", -1 },
+		{ "3.9.11", -1 },
+		{ "3.1", -1 },
+		{ "3.1.10", -1 },
+		{ "3.100", -1 },
+		{ "3.20", -1 },
+		{ "4.21", -1 },
+		{ "4.190", -1 },
+		{ "2.6.32-754.el6.x86_64", -1 },
+		{ "13.10", -1 },
+		{ "", -1 },
+		{ "3", -1 },
+		{ "3.", -1 },
+		{ ".10", -1 },
+		{ "x3.10", -1 },
+		{ " 3.10", -1 },
+		{ "3,10", -1 },
+		{ "99999999999999999999.10", -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(fr_gtod_era_for_release(cases[i].release) == cases[i].era, "\"%s\": %d, want %d",
+			      cases[i].release, fr_gtod_era_for_release(cases[i].release), cases[i].era);
+	ck_assert_int_eq(fr_gtod_era_for_release(NULL), -1);
+}
+END_TEST
+
+static void expect_gtod(const struct fr_gtod *g, const struct gv *v, int tsc, const char *what)
+{
+	ck_assert_msg(g->mode == v->mode && g->cycle_last == v->cycle_last && g->mask == v->mask &&
+			      g->mult == v->mult && g->shift == v->shift && g->tsc == tsc,
+		      "%s: mode %u cycle_last %#llx mask %#llx mult %u shift %u tsc %d", what, g->mode,
+		      (unsigned long long)g->cycle_last, (unsigned long long)g->mask, g->mult, g->shift, g->tsc);
+}
+
+static void expect_ppm(uint64_t got, uint64_t ref, const char *what)
+{
+	long double rel = fabsl(((long double)got - (long double)ref) / (long double)ref);
+
+	ck_assert_msg(ref != 0 && rel <= 1e-6L, "%s: %llu vs %llu (%.3Lf ppm)", what, (unsigned long long)got,
+		      (unsigned long long)ref, rel * 1e6L);
+}
+
+START_TEST(gtod_tsc_each_era)
+{
+	enum fr_gtod_era era = (enum fr_gtod_era)_i;
+	struct fr_gtod g;
+	const char *why;
+
+	build(page, era, &tsc_vals);
+	why = fr_gtod_read(page, era, &g);
+	ck_assert_msg(why == NULL, "%s: %s", era_name[era], why);
+	expect_gtod(&g, &tsc_vals, 1, era_name[era]);
+	/* The seed the page gives: ~2.096 GHz. */
+	expect_ppm(fr_seed_mult_from_shift(g.mult, g.shift), fr_seed_mult_from_khz(2095979), era_name[era]);
+}
+END_TEST
+
+START_TEST(gtod_odd_seq)
+{
+	enum fr_gtod_era era = (enum fr_gtod_era)_i;
+	struct gv v = tsc_vals;
+	struct fr_gtod g;
+	const char *why;
+
+	v.seq = 43;
+	build(page, era, &v);
+	memset(&g, 0x77, sizeof(g));
+	why = fr_gtod_read(page, era, &g);
+	ck_assert_msg(why && strstr(why, "never settled"), "%s: %s", era_name[era], why ? why : "accepted");
+	ck_assert_int_eq(g.tsc, 0);
+	ck_assert_uint_eq(g.mult, 0);
+	/* seq 0 is even, as after boot before the first update: read normally. */
+	v.seq = 0;
+	build(page, era, &v);
+	ck_assert_ptr_null(fr_gtod_read(page, era, &g));
+}
+END_TEST
+
+START_TEST(gtod_mode_numbering)
+{
+	/*
+	 * TSC is 1 everywhere and 2 and 3 are never TSC: 3.10 (and 3.16-4.6) HPET 2, PVCLOCK 3;
+	 * 4.7+ PVCLOCK 2, HVCLOCK 3 (4.11+). Those are accepted, as not TSC; 4 and above, and the
+	 * later time-namespace markers, never existed before 5.3.
+	 */
+	static const struct {
+		enum fr_gtod_era era;
+		uint32_t mode;
+		uint64_t mask;
+		uint32_t mult, shift;
+		int ok;
+	} cases[] = {
+		{ FR_GTOD_3_10, 0, 0xffffff, 2343484437u, 23, 1 },  /* NONE: acpi_pm */
+		{ FR_GTOD_3_10, 2, 0xffffffff, 2796202667u, 26, 1 }, /* HPET */
+		{ FR_GTOD_3_10, 3, ~0ULL, 1u << 22, 22, 1 },         /* PVCLOCK */
+		{ FR_GTOD_4_X, 0, 0xffffff, 2343484437u, 23, 1 },
+		{ FR_GTOD_4_X, 2, ~0ULL, 1u << 22, 22, 1 }, /* HPET up to 4.6, PVCLOCK from 4.7 */
+		{ FR_GTOD_4_X, 3, ~0ULL, 1u << 22, 22, 1 }, /* PVCLOCK up to 4.6, HVCLOCK from 4.11 */
+		{ FR_GTOD_4_20, 2, ~0ULL, 1u << 22, 22, 1 }, /* PVCLOCK */
+		{ FR_GTOD_4_20, 3, ~0ULL, 2147483648u, 24, 1 }, /* HVCLOCK: 10 MHz */
+		{ FR_GTOD_3_10, 4, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_4_X, 4, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_4_20, 4, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_4_20, 0x7fffffffu, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_4_X, 0xffffffffu, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_3_10, 0xffffffffu, ~0ULL, 8004479, 24, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gv v = { 1000, cases[i].mode, 0xfedcba9876ULL, cases[i].mask, cases[i].mult, cases[i].shift };
+		struct fr_gtod g;
+		const char *why;
+
+		build(page, cases[i].era, &v);
+		why = fr_gtod_read(page, cases[i].era, &g);
+		if (cases[i].ok) {
+			ck_assert_msg(why == NULL, "case %zu (%s, mode %u): %s", i, era_name[cases[i].era],
+				      cases[i].mode, why);
+		} else {
+			ck_assert_msg(why && strstr(why, "clock mode"), "case %zu (%s, mode %#x): %s", i,
+				      era_name[cases[i].era], cases[i].mode, why ? why : "accepted");
+		}
+		/* The values read are reported either way; tsc never. */
+		expect_gtod(&g, &v, 0, era_name[cases[i].era]);
+	}
+}
+END_TEST
+
+START_TEST(gtod_implausible)
+{
+	enum fr_gtod_era era = (enum fr_gtod_era)_i;
+	static const struct {
+		uint32_t mode;
+		uint64_t mask;
+		uint32_t mult, shift;
+		const char *why; /* NULL: accepted */
+	} cases[] = {
+		{ 1, ~0ULL, 8004479, 64, "shift" },
+		{ 1, ~0ULL, 8004479, 0xffffffffu, "shift" },
+		{ 0, 0xffffff, 2343484437u, 64, "shift" },
+		{ 1, ~0ULL, 8004479, 63, NULL },
+		{ 1, ~0ULL, 0, 24, "mult" },
+		{ 0, 0xffffff, 0, 24, NULL }, /* mode NONE: the vDSO never uses mult */
+		{ 2, ~0ULL, 0, 22, NULL },
+		{ 1, 0xffffffff, 8004479, 24, "mask" },
+		{ 1, 0, 8004479, 24, "mask" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gv v = { 8, cases[i].mode, 77, cases[i].mask, cases[i].mult, cases[i].shift };
+		struct fr_gtod g;
+		const char *why;
+
+		build(page, era, &v);
+		why = fr_gtod_read(page, era, &g);
+		if (!cases[i].why) {
+			ck_assert_msg(why == NULL, "%s case %zu: %s", era_name[era], i, why);
+			expect_gtod(&g, &v, cases[i].mode == 1, era_name[era]);
+		} else {
+			ck_assert_msg(why && strstr(why, cases[i].why), "%s case %zu: %s, want \"%s\"", era_name[era],
+				      i, why ? why : "accepted", cases[i].why);
+			ck_assert_int_eq(g.tsc, 0);
+		}
+	}
+}
+END_TEST
+
+START_TEST(gtod_wrong_era)
+{
+	struct fr_gtod g;
+	const char *why;
+
+	/* A 4.x page read as 3.10: the mode comes from cycle_last's low half, not a mode. */
+	build(page, FR_GTOD_4_X, &tsc_vals);
+	why = fr_gtod_read(page, FR_GTOD_3_10, &g);
+	ck_assert_msg(why != NULL, "4.x page accepted as 3.10: mode %u mult %u shift %u", g.mode, g.mult, g.shift);
+	ck_assert_int_eq(g.tsc, 0);
+	ck_assert_uint_ne(g.cycle_last, tsc_vals.cycle_last);
+	/* A 3.10 page read as 4.x: mode from the padding (0), shift from mask's high half: rejected. */
+	build(page, FR_GTOD_3_10, &tsc_vals);
+	why = fr_gtod_read(page, FR_GTOD_4_X, &g);
+	ck_assert_msg(why != NULL, "3.10 page accepted as 4.x: mode %u mult %u shift %u", g.mode, g.mult, g.shift);
+	ck_assert_int_eq(g.tsc, 0);
+	ck_assert_uint_ne(g.mode, tsc_vals.mode);
+	why = fr_gtod_read(page, FR_GTOD_4_20, &g);
+	ck_assert_ptr_nonnull(why);
+	/* Even a 3.10 page whose fields happen to pass reads as different values under 4.x. */
+	{
+		struct gv v = { 6, 0, 0x100000000ULL, 0, 0, 0 };
+
+		build(page, FR_GTOD_3_10, &v);
+		ck_assert_ptr_null(fr_gtod_read(page, FR_GTOD_3_10, &g));
+		expect_gtod(&g, &v, 0, "3.10 on 3.10");
+		why = fr_gtod_read(page, FR_GTOD_4_X, &g);
+		ck_assert_msg(why != NULL || g.cycle_last != v.cycle_last || g.mask != v.mask,
+			      "3.10 page read the same under 4.x");
+	}
+	/* 4.x and 4.20 share every field a seed reads: each page reads the same under the other. */
+	build(page, FR_GTOD_4_20, &tsc_vals);
+	ck_assert_ptr_null(fr_gtod_read(page, FR_GTOD_4_X, &g));
+	expect_gtod(&g, &tsc_vals, 1, "4.20 page as 4.x");
+	build(page, FR_GTOD_4_X, &tsc_vals);
+	ck_assert_ptr_null(fr_gtod_read(page, FR_GTOD_4_20, &g));
+	expect_gtod(&g, &tsc_vals, 1, "4.x page as 4.20");
+}
+END_TEST
+
+START_TEST(gtod_bad_args)
+{
+	struct fr_gtod g;
+
+	build(page, FR_GTOD_4_X, &tsc_vals);
+	ck_assert_ptr_nonnull(fr_gtod_read(NULL, FR_GTOD_4_X, &g));
+	ck_assert_int_eq(g.tsc, 0);
+	ck_assert_ptr_nonnull(fr_gtod_read(page, (enum fr_gtod_era)3, &g));
+	ck_assert_ptr_nonnull(fr_gtod_read(page, (enum fr_gtod_era)-1, &g));
+	ck_assert_int_eq(g.tsc, 0);
+}
+END_TEST
+
+/*
+ * A writer following the kernel's protocol (seq odd, fields, seq even) against the reader: every
+ * accepted read must be one whole update. Each update n writes cycle_last = n in both halves,
+ * mult = low half | 1 and shift = n % 32, so a torn read shows as a mismatch.
+ */
+static uint8_t race_page[4096] __attribute__((aligned(4096)));
+static int race_stop;
+
+static void *race_writer(void *arg)
+{
+	volatile uint8_t *g = race_page + 128;
+	uint32_t seq = 0;
+
+	(void)arg;
+	for (uint32_t n = 1; !__atomic_load_n(&race_stop, __ATOMIC_RELAXED); n++) {
+		*(volatile uint32_t *)g = ++seq;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		*(volatile uint64_t *)(g + 8) = (uint64_t)n << 32 | n;
+		*(volatile uint32_t *)(g + 24) = n | 1;
+		*(volatile uint32_t *)(g + 28) = n % 32;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		*(volatile uint32_t *)g = ++seq;
+	}
+	return NULL;
+}
+
+START_TEST(gtod_concurrent_writer)
+{
+	struct gv v = { 0, 1, 0, ~0ULL, 1, 0 }; /* update 0 of the writer's pattern */
+	pthread_t t;
+	int settled = 0, unsettled = 0;
+
+	build(race_page, FR_GTOD_4_X, &v);
+	ck_assert_int_eq(pthread_create(&t, NULL, race_writer, NULL), 0);
+	for (int i = 0; i < 200000; i++) {
+		struct fr_gtod g;
+		const char *why = fr_gtod_read(race_page, FR_GTOD_4_X, &g);
+		uint32_t lo = (uint32_t)g.cycle_last;
+
+		if (why) {
+			ck_assert_msg(strstr(why, "never settled"), "read %d: %s", i, why);
+			unsettled++;
+			continue;
+		}
+		settled++;
+		ck_assert_msg((g.cycle_last >> 32) == lo && g.mult == (lo | 1) && g.shift == lo % 32 && g.tsc,
+			      "torn read %d: cycle_last %#llx mult %u shift %u", i, (unsigned long long)g.cycle_last,
+			      g.mult, g.shift);
+	}
+	__atomic_store_n(&race_stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	ck_assert_msg(settled > 0, "no read settled (%d did not)", unsettled);
+}
+END_TEST
+
+static Suite *gtod_suite(void)
+{
+	Suite *s = suite_create("gtod");
+	TCase *tc;
+
+	tc = tcase_create("release");
+	tcase_add_test(tc, era_for_release);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("gtod");
+	tcase_add_loop_test(tc, gtod_tsc_each_era, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
+	tcase_add_loop_test(tc, gtod_odd_seq, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
+	tcase_add_test(tc, gtod_mode_numbering);
+	tcase_add_loop_test(tc, gtod_implausible, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
+	tcase_add_test(tc, gtod_wrong_era);
+	tcase_add_test(tc, gtod_bad_args);
+	tcase_add_test(tc, gtod_concurrent_writer);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(gtod_suite());
+}

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of seed.c: eligibility, CPUID rates, mult conversions. */
+#include <check.h>
+#include <cpuid.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "run_suite.h"
+#include "seed.h"
+
+#define TWO32 4294967296.0L
+
+START_TEST(eligibility_table)
+{
+	static const char ci_reliable[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: X\n"
+					  "flags\t\t: fpu tsc msr constant_tsc tsc_reliable nonstop_tsc\n"
+					  "bugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu tsc msr\n\n";
+	static const char ci_plain[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc\n\n";
+	static const char ci_second_only[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc nonstop_tsc\n\n"
+					     "processor\t: 1\nflags\t\t: fpu tsc tsc_reliable\n\n";
+	static const char ci_second_no_blank[] = "processor\t: 0\nflags\t\t: fpu tsc\n"
+						 "processor\t: 1\nflags\t\t: fpu tsc_reliable\n";
+	static const char ci_first_no_flags[] = "processor\t: 0\nvendor_id\t: GenuineIntel\n\n"
+						"processor\t: 1\nflags\t\t: tsc_reliable\n";
+	static const char ci_first_no_flags_no_blank[] = "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+							 "processor\t: 1\nflags\t\t: tsc_reliable\n";
+	static const char ci_suffixes[] = "processor\t: 0\nflags\t\t: fpu tsc_reliable_x xtsc_reliable "
+					  "tsc_reliablex tsc-reliable\n";
+	static const char ci_vmx[] = "processor\t: 0\nvmx flags\t: tsc_reliable\nflags\t\t: fpu tsc\n";
+	static const char ci_model[] = "processor\t: 0\nmodel name\t: tsc_reliable\nflags\t\t: fpu\n";
+	static const char ci_no_newline[] = "processor\t: 0\nflags\t\t: fpu tsc_reliable";
+	static const char ci_leading_blank[] = "\n\nprocessor\t: 0\nflags\t\t:\ttsc_reliable\tfpu\n";
+	static const struct {
+		int invariant;
+		const char *cs, *ci;
+		int eligible;
+	} cases[] = {
+		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0 },
+		{ 1, "tsc hpet acpi_pm \n", NULL, 1 },
+		{ 1, "kvm-clock tsc hpet", NULL, 1 },
+		{ 1, "hpet tsc\n", NULL, 1 },
+		{ 1, "\ttsc\t", NULL, 1 },
+		{ 1, "tsc-early hpet acpi_pm \n", NULL, 0 },
+		{ 1, "tsc-early", ci_plain, 0 },
+		{ 1, "xtsc tscx tsc_reliable", NULL, 0 },
+		{ 1, "", NULL, 0 },
+		{ 1, "kvm-clock \n", ci_reliable, 1 },
+		{ 1, "kvm-clock \n", ci_plain, 0 },
+		{ 1, "kvm-clock \n", ci_second_only, 0 },
+		{ 1, "kvm-clock \n", ci_second_no_blank, 0 },
+		{ 1, "kvm-clock \n", ci_first_no_flags, 0 },
+		{ 1, "kvm-clock \n", ci_first_no_flags_no_blank, 0 },
+		{ 1, "kvm-clock \n", ci_suffixes, 0 },
+		{ 1, "kvm-clock \n", ci_vmx, 0 },
+		{ 1, "kvm-clock \n", ci_model, 0 },
+		{ 1, "kvm-clock \n", ci_no_newline, 1 },
+		{ 1, "kvm-clock \n", ci_leading_blank, 1 },
+		{ 1, NULL, ci_reliable, 1 },
+		{ 1, NULL, NULL, 0 },
+		{ 1, NULL, ci_plain, 0 },
+		{ 0, NULL, NULL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fr_cpu_features cpu = { .rdtscp = 1, .invariant_tsc = cases[i].invariant };
+		const char *why = fr_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
+
+		if (cases[i].eligible) {
+			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
+			continue;
+		}
+		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
+		/* The reason names the failing half of the rule. */
+		if (!cases[i].invariant)
+			ck_assert_msg(strstr(why, "not invariant") && strstr(why, "0x80000007"), "case %zu: %s", i, why);
+		else
+			ck_assert_msg(strstr(why, "does not trust the TSC"), "case %zu: %s", i, why);
+	}
+	ck_assert_ptr_nonnull(fr_seed_eligible(NULL, "tsc", ci_reliable, NULL));
+}
+END_TEST
+
+/* tsc=unstable on the command line (this project's own VMs boot so): the tsc_reliable flag,
+   which the hypervisor sets, no longer counts; a registered tsc clocksource still would. */
+START_TEST(eligibility_cmdline)
+{
+	static const char ci[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
+	const struct fr_cpu_features cpu = { .rdtscp = 0, .invariant_tsc = 1 };
+	const char *why;
+
+	ck_assert_ptr_null(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
+	why = fr_seed_eligible(&cpu, "kvm-clock \n", ci, "clocksource=kvm-clock tsc=reliable tsc=unstable quiet\n");
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, "tsc=unstable"), "%s", why);
+	ck_assert_ptr_nonnull(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstable"));
+	/* Not the word: a longer option or a value of another. */
+	ck_assert_ptr_null(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstablex foo=tsc=unstable"));
+	ck_assert_ptr_null(fr_seed_eligible(&cpu, "tsc kvm-clock", NULL, "tsc=unstable"));
+}
+END_TEST
+
+/* round(2^32 * 1e9 / hz), in long double: the reference for every CPUID-derived mult. */
+static uint64_t ref_mult_hz(long double hz)
+{
+	return (uint64_t)llroundl(TWO32 * 1e9L / hz);
+}
+
+static void expect_seed(const struct fr_cpuid_rate *c, const char *source, uint64_t mult)
+{
+	struct fr_seed s = { 12345, "junk" };
+
+	fr_seed_from_cpuid(c, &s);
+	ck_assert_str_eq(s.source, source);
+	ck_assert_msg(s.mult == mult, "%s: mult %llu, want %llu", source, (unsigned long long)s.mult,
+		      (unsigned long long)mult);
+}
+
+START_TEST(cpuid_leaf15)
+{
+	/* A 24 MHz crystal at 2100/24: 2.1 GHz; 0x16 and the hypervisor leaf are ignored. */
+	struct fr_cpuid_rate c = { .max_leaf = 0x16, .l15_eax = 24, .l15_ebx = 2100, .l15_ecx = 24000000,
+				   .l16_eax = 2000, .hv_max_leaf = 0x40000010, .hv_tsc_khz = 1999999 };
+
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(2100000000.0L));
+	/* 24 MHz at 176/2 = 2.112 GHz; a 19.2 MHz crystal (Goldmont) at 100/1 = 1.92 GHz; 25 MHz at 168/2. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x15, .l15_eax = 2, .l15_ebx = 176, .l15_ecx = 24000000 };
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(2112000000.0L));
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x1b, .l15_eax = 1, .l15_ebx = 100, .l15_ecx = 19200000 };
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(1920000000.0L));
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l15_eax = 2, .l15_ebx = 168, .l15_ecx = 25000000 };
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(2100000000.0L));
+	/* A ratio that does not reduce: 3 / 7 of 38.4 MHz. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x15, .l15_eax = 7, .l15_ebx = 3, .l15_ecx = 38400000 };
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(38400000.0L * 3 / 7));
+}
+END_TEST
+
+START_TEST(cpuid_fallbacks)
+{
+	struct fr_cpuid_rate c;
+
+	/* Crystal not enumerated (Skylake client: ECX 0): the hypervisor leaf, then 0x16. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l15_eax = 2, .l15_ebx = 216, .l16_eax = 2600,
+				    .hv_max_leaf = 0x40000010, .hv_tsc_khz = 2096006 };
+	expect_seed(&c, "hypervisor 0x40000010", ref_mult_hz(2096006000.0L));
+	c.hv_max_leaf = 0x4000000f; /* the timing leaf is beyond the hypervisor's range */
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(2600000000.0L));
+	c.hv_max_leaf = 0x40000010;
+	c.hv_tsc_khz = 0;
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(2600000000.0L));
+	/* 0x15 with a zero denominator or numerator is no rate. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l15_ebx = 216, .l15_ecx = 24000000, .l16_eax = 3000 };
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(3000000000.0L));
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l15_eax = 2, .l15_ecx = 24000000, .l16_eax = 3000 };
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(3000000000.0L));
+	/* Leaf 0x16's reserved upper bits are not part of the MHz. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l16_eax = 0xabcd0000u | 3000 };
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(3000000000.0L));
+	/* Values of leaves beyond max_leaf are not used (Intel repeats the last leaf there). */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x14, .l15_eax = 2, .l15_ebx = 176, .l15_ecx = 24000000,
+				    .l16_eax = 2100 };
+	expect_seed(&c, "none", 0);
+	c.max_leaf = 0x15;
+	expect_seed(&c, "cpuid 0x15", ref_mult_hz(2112000000.0L));
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x15, .l16_eax = 2100 };
+	expect_seed(&c, "none", 0);
+	/* A ratio too slow for a 64-bit mult (under 0.24 Hz) falls through. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0x16, .l15_eax = 0xffffffffu, .l15_ebx = 1, .l15_ecx = 1,
+				    .l16_eax = 1000 };
+	expect_seed(&c, "cpuid 0x16", ref_mult_hz(1000000000.0L));
+	/* Hypervisor leaf only (this project's kind of VM when the hypervisor offers it). */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0xd, .hv_max_leaf = 0x40000010, .hv_tsc_khz = 2096006 };
+	expect_seed(&c, "hypervisor 0x40000010", ref_mult_hz(2096006000.0L));
+	/* Nothing at all. */
+	c = (struct fr_cpuid_rate){ .max_leaf = 0xd, .hv_max_leaf = 0x40000000 };
+	expect_seed(&c, "none", 0);
+	expect_seed(NULL, "none", 0);
+}
+END_TEST
+
+START_TEST(cpuid_real_read)
+{
+	struct fr_cpuid_rate r;
+	struct fr_seed s;
+	unsigned a, b, c, d;
+
+	memset(&r, 0x5a, sizeof(r));
+	fr_seed_cpuid_read(&r);
+	__cpuid(0, a, b, c, d);
+	ck_assert_uint_eq(r.max_leaf, a);
+	if (r.max_leaf < 0x15)
+		ck_assert_msg(!r.l15_eax && !r.l15_ebx && !r.l15_ecx, "leaf 0x15 read beyond max leaf %#x",
+			      r.max_leaf);
+	if (r.max_leaf < 0x16)
+		ck_assert_msg(!r.l16_eax, "leaf 0x16 read beyond max leaf %#x", r.max_leaf);
+	__cpuid(1, a, b, c, d);
+	if (!((c >> 31) & 1))
+		ck_assert_uint_eq(r.hv_max_leaf, 0);
+	ck_assert(r.hv_max_leaf == 0 || (r.hv_max_leaf >= 0x40000000u && r.hv_max_leaf <= 0x4fffffffu));
+	if (r.hv_max_leaf < 0x40000010u)
+		ck_assert_uint_eq(r.hv_tsc_khz, 0);
+	/* Whatever this CPU says, the seed is none or a rate between 10 MHz and 100 GHz. */
+	fr_seed_from_cpuid(&r, &s);
+	if (s.mult)
+		ck_assert_msg(s.mult > (TWO32 / 100) && s.mult < TWO32 * 100, "%s: mult %llu", s.source,
+			      (unsigned long long)s.mult);
+	else
+		ck_assert_str_eq(s.source, "none");
+}
+END_TEST
+
+START_TEST(mult_from_khz)
+{
+	static const uint64_t khz[] = { 1, 3, 999, 19200, 1000000, 2096006, 2112000, 3000000, 3579545,
+					4294967295ULL, 1000000000000ULL };
+
+	for (size_t i = 0; i < sizeof(khz) / sizeof(khz[0]); i++) {
+		uint64_t m = fr_seed_mult_from_khz(khz[i]);
+		unsigned __int128 scaled = (unsigned __int128)m * khz[i], target = (unsigned __int128)1000000 << 32;
+		unsigned __int128 err = scaled > target ? scaled - target : target - scaled;
+
+		ck_assert_msg(m == (uint64_t)llroundl(1e6L * TWO32 / khz[i]), "%llu kHz: %llu",
+			      (unsigned long long)khz[i], (unsigned long long)m);
+		/* Rounded to nearest: |m * khz - 1e6 * 2^32| <= khz / 2. */
+		ck_assert_msg(err <= khz[i] / 2, "%llu kHz not rounded to nearest", (unsigned long long)khz[i]);
+	}
+	ck_assert_uint_eq(fr_seed_mult_from_khz(1000000), 1ULL << 32);
+	ck_assert_uint_eq(fr_seed_mult_from_khz(0), 0);
+	/* So fast that a tick rounds to 0 ns in 32.32: unknown, not a wrong rate. */
+	ck_assert_uint_eq(fr_seed_mult_from_khz(UINT64_MAX), 0);
+}
+END_TEST
+
+START_TEST(mult_from_shift)
+{
+	static const uint32_t mults[] = { 0, 1, 3, 8004479, 1u << 23, 0x80000000u, 0xffffffffu };
+	static const uint32_t shifts[] = { 0, 1, 8, 22, 23, 24, 31, 32, 33, 40, 63, 64, 65, 200, 0xffffffffu };
+
+	for (size_t i = 0; i < sizeof(mults) / sizeof(mults[0]); i++)
+		for (size_t j = 0; j < sizeof(shifts) / sizeof(shifts[0]); j++) {
+			long long e = 32 - (long long)shifts[j];
+			long double want = floorl(ldexpl(mults[i], (int)(e < -100 ? -100 : e)));
+			uint64_t got = fr_seed_mult_from_shift(mults[i], shifts[j]);
+
+			ck_assert_msg((long double)got == want, "mult %u shift %u: %llu, want %.0Lf", mults[i],
+				      shifts[j], (unsigned long long)got, want);
+		}
+}
+END_TEST
+
+START_TEST(mult_from_pvclock)
+{
+	static const uint32_t muls[] = { 0, 1, 0x80000000u, 0xf446a645u, 0xf4462c11u, 0xffffffffu };
+
+	for (size_t i = 0; i < sizeof(muls) / sizeof(muls[0]); i++)
+		for (int sh = -128; sh <= 127; sh++) {
+			/* Exact in long double (a 32-bit value times a power of two); beyond 64 bits: 0. */
+			long double want = floorl(ldexpl(muls[i], sh));
+			uint64_t got = fr_seed_mult_from_pvclock(muls[i], (int8_t)sh);
+
+			if (want >= TWO32 * TWO32)
+				want = 0;
+			ck_assert_msg((long double)got == want, "mul %#x shift %d: %llu, want %.0Lf", muls[i], sh,
+				      (unsigned long long)got, want);
+		}
+}
+END_TEST
+
+static void expect_ppm(uint64_t got, uint64_t ref, const char *what)
+{
+	long double rel = fabsl(((long double)got - (long double)ref) / (long double)ref);
+
+	ck_assert_msg(ref != 0 && rel <= 1e-6L, "%s: %llu vs %llu (%.3Lf ppm)", what, (unsigned long long)got,
+		      (unsigned long long)ref, rel * 1e6L);
+}
+
+START_TEST(shift_and_pvclock_agree_with_khz)
+{
+	static const struct {
+		uint64_t khz;
+		uint32_t shift;
+	} cs[] = { { 2096006, 24 }, { 2096006, 31 }, { 3000000, 22 }, { 3000000, 31 }, { 19200, 24 },
+		   { 1000000, 23 }, { 4700000, 23 } };
+
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		/* A kernel-style mult: round((1e9 << shift) / hz), which must fit 32 bits. */
+		uint64_t hz = cs[i].khz * 1000;
+		uint64_t mult = (uint64_t)(((unsigned __int128)1000000000 << cs[i].shift) + hz / 2) / hz;
+
+		ck_assert_uint_lt(mult, 1ULL << 32);
+		expect_ppm(fr_seed_mult_from_shift((uint32_t)mult, cs[i].shift), fr_seed_mult_from_khz(cs[i].khz),
+			   "clocksource mult/shift");
+	}
+	/* kvm-clock's 1 GHz (mult 2^23, shift 23) is exactly 1 ns per tick. */
+	ck_assert_uint_eq(fr_seed_mult_from_shift(1u << 23, 23), fr_seed_mult_from_khz(1000000));
+	/* The synthetic TSC mode of KERNEL-DATA §1: 8004479/24 is 2095978.514 kHz. */
+	expect_ppm(fr_seed_mult_from_shift(8004479, 24), fr_seed_mult_from_khz(2095979), "8004479/24");
+	/* This project's VMs: pvclock mul 0xf4462c11, shift -1 is 2096.006 MHz (README). */
+	expect_ppm(fr_seed_mult_from_pvclock(0xf4462c11u, -1), fr_seed_mult_from_khz(2096006), "pvclock");
+	/* The pvclock page of KERNEL-DATA §1: 0xf446a645, -1 is 2095.990 MHz. */
+	expect_ppm(fr_seed_mult_from_pvclock(0xf446a645u, -1), fr_seed_mult_from_khz(2095990), "pvclock §1");
+	/* A slow TSC: mul 0.5 scaled by 2^2 is 2 ns per tick, 500 MHz. */
+	ck_assert_uint_eq(fr_seed_mult_from_pvclock(0x80000000u, 2), fr_seed_mult_from_khz(500000));
+}
+END_TEST
+
+static Suite *seed_suite(void)
+{
+	Suite *s = suite_create("seed");
+	TCase *tc;
+
+	tc = tcase_create("eligible");
+	tcase_add_test(tc, eligibility_table);
+	tcase_add_test(tc, eligibility_cmdline);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cpuid");
+	tcase_add_test(tc, cpuid_leaf15);
+	tcase_add_test(tc, cpuid_fallbacks);
+	tcase_add_test(tc, cpuid_real_read);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("mult");
+	tcase_add_test(tc, mult_from_khz);
+	tcase_add_test(tc, mult_from_shift);
+	tcase_add_test(tc, mult_from_pvclock);
+	tcase_add_test(tc, shift_and_pvclock_agree_with_khz);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(seed_suite());
+}
