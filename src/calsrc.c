@@ -331,8 +331,8 @@ static int read_small(const char *path, char *buf, size_t len)
 
 	if (fd < 0)
 		return -1;
-	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += (size_t)n;
+	while (got + 1 < len && ((n = read(fd, buf + got, len - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+		got += n > 0 ? (size_t)n : 0;
 	close(fd);
 	buf[got] = '\0';
 	return got ? 0 : -1;
