@@ -74,11 +74,14 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
  */
 static int claim(void)
 {
-	pid_t self = getpid(), seen = 0;
+	pid_t self = getpid();
 
 	for (;;) {
+		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
+		pid_t seen = 0;
+
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			break;
+			return 1;
 		if (seen == self)
 			return 0;
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -88,10 +91,9 @@ static int claim(void)
 				ST(line.serving, 0);
 				__atomic_store_n(&line.seq, LD(line.seq) + 1, __ATOMIC_RELEASE);
 			}
-			break;
+			return 1;
 		}
 	}
-	return 1;
 }
 
 static void release(void)
