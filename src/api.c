@@ -120,7 +120,6 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 		return -1;
 	n = info->size < sizeof(full) ? info->size : sizeof(full);
 	full.size = n;
-	full.active = st->active;
 	full.kernel = st->release ? st->release : "?";
 	full.era = st->era;
 	full.clock_mode = st->mode < 0 ? "unknown" : fr_mode_name(st->mode);

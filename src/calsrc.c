@@ -157,8 +157,20 @@ static int sandwich(struct fr_cal_point *pt)
 	pt->tsc_before = fr_rdtsc_lfence();
 	ret = real(CLOCK_MONOTONIC_RAW, &k);
 	pt->tsc_after = fr_rdtsc_lfence();
-	pt->ns = (int64_t)k.tv_sec * 1000000000LL + k.tv_nsec;
+	pt->ns = (int64_t)k.tv_sec * NSEC + k.tv_nsec;
 	return ret;
+}
+
+/* The kernel's answer through a sandwich, in the readers' convention: ns, or -1 with errno. */
+static int64_t kernel_answer(struct fr_cal_point *pt)
+{
+	int ret = sandwich(pt);
+
+	if (ret != 0) {
+		errno = -ret;
+		return -1;
+	}
+	return pt->ns;
 }
 
 /* Whether readers at tsc are past the second after sec0 (they would divide); the caller holds the right. */
@@ -191,12 +203,9 @@ static void feed(const struct fr_cal_point *pt)
 static __attribute__((noinline)) int64_t warm(void)
 {
 	struct fr_cal_point pt;
-	int ret = sandwich(&pt);
 
-	if (ret != 0) {
-		errno = -ret;
+	if (kernel_answer(&pt) < 0)
 		return -1;
-	}
 	if (claim()) {
 		feed(&pt);
 		release();
@@ -220,18 +229,6 @@ static __attribute__((noinline)) int refresh(void)
 		feed(&pt);
 	release();
 	return 1;
-}
-
-static __attribute__((noinline)) int64_t kernel_ns(void)
-{
-	struct timespec k;
-	int ret = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(CLOCK_MONOTONIC_RAW, &k);
-
-	if (ret != 0) {
-		errno = -ret;
-		return -1;
-	}
-	return (int64_t)k.tv_sec * 1000000000LL + k.tv_nsec;
 }
 
 /*
@@ -266,7 +263,11 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		return fr_cal_at(&p, tsc);
 	}
 	/* A writer that never finishes (it cannot happen without a bug): the kernel answers. */
-	return kernel_ns();
+	{
+		struct fr_cal_point pt;
+
+		return kernel_answer(&pt);
+	}
 }
 
 static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, struct timespec *ts)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ksys.h"
+#include "timens.h"
 
 extern char **environ;
 
@@ -85,32 +86,13 @@ static char **build_env(const struct e2e_opts *opts, char *preload)
 	return env;
 }
 
-/* Moves the caller into a new time namespace for its children; returns 0 or an errno. */
-static int enter_timens(long mono_sec)
-{
-	char line[64];
-	int fd, len, err = 0;
-
-	if (unshare(CLONE_NEWTIME) != 0)
-		return errno;
-	len = snprintf(line, sizeof(line), "monotonic %ld 0\n", mono_sec);
-	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	errno = 0;
-	if (write(fd, line, (size_t)len) != len)
-		err = errno ? errno : EIO;
-	close(fd);
-	return err;
-}
-
 /* Runs in the forked child: never returns. */
 static void child(const struct e2e_opts *opts, const char *const argv[], char **env, int out, int err)
 {
 	if (dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
 	if (opts->timens_mono_sec) {
-		int e = enter_timens(opts->timens_mono_sec), st;
+		int e = fr_test_enter_timens(opts->timens_mono_sec), st;
 		pid_t pid;
 
 		if (e) {

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timens.h"
+
 /*
  * What the guest is told comes from two places. The initramfs holds /matrix/manifest, written
  * by the build: "suite NAME PATH" and "env NAME=VALUE" lines (the CTest entries' programs and
@@ -171,21 +173,11 @@ static int wait_clocksource(const char *want)
 /* Moves this process's future children into a new time namespace. */
 static int enter_timens(long mono_sec)
 {
-	char line[64];
-	int fd, len, ok;
+	int err = fr_test_enter_timens(mono_sec);
 
-	if (unshare(CLONE_NEWTIME) != 0) {
-		say("error: unshare(CLONE_NEWTIME): %s", strerror(errno));
-		return -1;
-	}
-	len = snprintf(line, sizeof(line), "monotonic %ld 0\n", mono_sec);
-	fd = open("/proc/self/timens_offsets", O_WRONLY);
-	ok = fd >= 0 && write(fd, line, (size_t)len) == len;
-	if (!ok)
-		say("error: writing timens_offsets: %s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
+	if (err)
+		say("error: cannot enter a time namespace: %s", strerror(err));
+	return err ? -1 : 0;
 }
 
 static double now_s(void)
