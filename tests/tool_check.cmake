@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Transcript tests of fastraw-check (tools/check.cmake): usage errors, clean runs plain and under
+# Transcript tests of fastraw-check (tools/check/check.cmake): usage errors, clean runs plain and under
 # LD_PRELOAD, and a preloaded faulty clock_gettime (tests/tools/check_shim.c) for every check.
 add_library(check_shim SHARED tools/check_shim.c)
 target_link_libraries(check_shim PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Transcript tests of fastraw-latency (tools/latency.cmake): output shape, flags and exit
+# Transcript tests of fastraw-latency (tools/latency/latency.cmake): output shape, flags and exit
 # codes, one CTest entry per case of tools/latency_cases.sh.
 
 # A preloadable clock_gettime that repeats one reading and steps back once, for exit status 1.

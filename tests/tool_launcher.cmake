@@ -27,7 +27,7 @@ if(FASTRAW_CAN_LINK_STATIC_PIE)
   set(launcher_static_pie $<TARGET_FILE:launcher-static-pie>)
 endif()
 
-# The tools an install must place in bin/, as tools/launcher.cmake installs them.
+# The tools an install must place in bin/, as tools/launcher/launcher.cmake installs them.
 set(launcher_installed fastraw fastraw-bench)
 foreach(tool fastraw-latency fastraw-check fastraw-info)
   if(TARGET ${tool})

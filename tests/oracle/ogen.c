@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "rawmath.h"
+#include "math/rawmath.h"
 
 struct orun_clock ogen_base_clock(void)
 {

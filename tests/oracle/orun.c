@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastpath.h"
-#include "rawmath.h"
+#include "math/rawmath.h"
+#include "source/fastpath.h"
 
 #define MAX_REPORTS 5
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "kdata.h"
+#include "kernel/kdata.h"
 #include "vcopy.h"
 
 /* Values fed to each regime (or sub-regime). */

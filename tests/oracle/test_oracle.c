@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "counter.h"
+#include "math/rawmath.h"
 #include "ogen.h"
 #include "orun.h"
-#include "rawmath.h"
 #include "run_suite.h"
+#include "sys/counter.h"
 
 static const char *skip_why;
 

@@ -11,9 +11,9 @@
 #include <sys/utsname.h>
 #include <ucontext.h>
 
-#include "kdata.h"
+#include "kernel/kdata.h"
 #include "ksys.h"
-#include "vdso_elf.h"
+#include "sys/vdso_elf.h"
 
 #define VC_PAGES (VC_VVAR_PAGES + VC_VCLOCK_PAGES + VC_VDSO_PAGES)
 #define VC_RNG_PAGE 2u /* [vvar] page 2 (vdso_rng_data) is readable; pages 1 and 3 raise SIGBUS */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "fastpath.h"
+#include "source/fastpath.h"
 
 /*
  * Offsets from KERNEL-DATA.md. §2.7: CS_RAW entry 0x170 (5.3-6.9: 0x80 + 240-byte vdso_data),

@@ -7,12 +7,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "kdata.h"
+#include "kernel/kdata.h"
 #include "model.h"
 
 /*
  * One era's page geometry as KERNEL-DATA.md states it (§2.4-2.7 offsets, §5 modes, §8 namespaces),
- * kept apart from src/kdata.c's table so that the pages test the library's offsets.
+ * kept apart from src/kernel/kdata.c's table so that the pages test the library's offsets.
  */
 struct era {
 	const char *name;      /* key for fr_layout_by_name */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
 #include "calsim.h"
+#include "math/calib.h"
 #include "run_suite.h"
 
 static const struct scenario scenarios[] = {

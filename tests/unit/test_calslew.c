@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
 #include "calsim.h"
+#include "math/calib.h"
 #include "run_suite.h"
 
 /* A published line in the middle of its own slewing segment, at mult (+300 ppm there). */

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "convert.h"
-#include "rawmath.h"
+#include "math/rawmath.h"
 #include "run_suite.h"
+#include "source/convert.h"
 #include "synth.h"
 
 #define NSEC 1000000000ULL

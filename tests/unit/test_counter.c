@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter.h"
-#include "fastpath.h"
 #include "run_suite.h"
+#include "source/fastpath.h"
+#include "sys/counter.h"
 
 /* Whether the first "flags" line of /proc/cpuinfo lists flag as a whole word; -1 without /proc. */
 static int cpuinfo_flag(const char *flag)

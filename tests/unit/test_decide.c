@@ -6,11 +6,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "decide.h"
-#include "maps.h"
 #include "run_suite.h"
+#include "runtime/decide.h"
 #include "synth.h"
-#include "vdso_elf.h"
+#include "sys/maps.h"
+#include "sys/vdso_elf.h"
 
 /* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
 static uint64_t live_tsc(void)

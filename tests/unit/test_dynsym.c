@@ -9,11 +9,11 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "dynsym.h"
+#include "interpose/shadow.h"
 #include "run_suite.h"
-#include "runtime.h"
-#include "shadow.h"
-#include "vdso_elf.h"
+#include "runtime/runtime.h"
+#include "sys/dynsym.h"
+#include "sys/vdso_elf.h"
 
 static void *libc_handle(void)
 {

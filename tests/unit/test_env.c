@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
 #include "run_suite.h"
+#include "sys/env.h"
 
 static struct fr_env parse(char **envp)
 {

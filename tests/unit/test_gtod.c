@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gtod.h"
+#include "kernel/gtod.h"
 #include "run_suite.h"
-#include "seed.h"
+#include "source/seed.h"
 
 /*
  * Kernel-mirroring copies of struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h), written

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth.h"
 #include "run_suite.h"
+#include "synth.h"
 
 /* A TSC clocksource of about 2.1 GHz (mult 8004479, shift 24, as in KERNEL-DATA §1.3). */
 static const struct clockvals tsc_clock = {

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "maps.h"
 #include "run_suite.h"
+#include "sys/maps.h"
 
 static struct fr_maps parse(const char *text)
 {

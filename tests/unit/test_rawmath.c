@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "math/rawmath.h"
 #include "model.h"
-#include "rawmath.h"
 #include "run_suite.h"
 
 static const enum fr_rules lib_rules[] = { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_6_10 };

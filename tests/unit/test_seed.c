@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "run_suite.h"
-#include "seed.h"
+#include "source/seed.h"
 
 #define TWO32 4294967296.0L
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "run_suite.h"
-#include "stats.h"
+#include "sys/stats.h"
 
 static int calls;
 

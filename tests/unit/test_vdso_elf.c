@@ -11,8 +11,8 @@
 #include <sys/auxv.h>
 #include <time.h>
 
-#include "vdso_elf.h"
 #include "run_suite.h"
+#include "sys/vdso_elf.h"
 
 static const char *const names[] = { "__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
 				     "__vdso_time", "__vdso_getcpu" };

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* The public API of include/fastraw.h: RAW as one integer, counter ticks and their late conversion, the state. */
+#include "fastraw.h"
+
+#include <errno.h>
+
+#include "runtime/runtime.h"
+#include "source/calsrc.h"
+#include "source/convert.h"
+#include "source/fastpath.h"
+#include "sys/counter.h"
+
+#define FR_EXPORT __attribute__((visibility("default")))
+
+/* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. */
+static int64_t now_pass(void)
+{
+	struct timespec ts;
+	int saved = errno;
+	int64_t ns = -1;
+
+	if (fr_passthrough(CLOCK_MONOTONIC_RAW, &ts) == 0)
+		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	errno = saved;
+	return ns;
+}
+
+static int64_t now_init(void);
+
+/* Starts at an init trampoline that swaps itself out, as fr_raw does. */
+static fr_now_fn now_fn = now_init;
+
+static int64_t now_init(void)
+{
+	const struct fr_status *st;
+	fr_now_fn f = NULL, expected = now_init;
+
+	fr_init();
+	st = fr_status_get();
+	/* Another thread is publishing: this call goes to the real vDSO. */
+	if (!st)
+		return now_pass();
+	/* The status is published after fr_kd is written: its acquire load makes fr_kd visible. */
+	if (st->active)
+		f = fr_now_for(fr_kd.lay, st->counter);
+	else if (st->calibrated)
+		f = fr_calsrc_now_for(st->counter);
+	if (!f)
+		f = now_pass;
+	__atomic_compare_exchange_n(&now_fn, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f();
+}
+
+FR_EXPORT int64_t fastraw_now_ns(void)
+{
+	return __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE)();
+}
+
+/* The counter mode once known; -1 before. Racing writers store the same value. */
+static int ticks_mode = -1;
+
+static __attribute__((noinline)) uint64_t ticks_first(void)
+{
+	const struct fr_status *st;
+
+	fr_init();
+	st = fr_status_get();
+	/* lfence;rdtsc exists on every x86_64 CPU; it stands in while another thread publishes. */
+	if (!st)
+		return fr_rdtsc_lfence();
+	__atomic_store_n(&ticks_mode, (int)st->counter, __ATOMIC_RELAXED);
+	return fr_counter_for(st->counter)();
+}
+
+FR_EXPORT uint64_t fastraw_ticks(void)
+{
+	int mode = __atomic_load_n(&ticks_mode, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(mode == FR_CTR_LFENCE, 1))
+		return fr_rdtsc_lfence();
+	if (mode == FR_CTR_RDTSC)
+		return fr_rdtsc();
+	/* Only the probe's choice stores FR_CTR_RDTSCP: never reached on a CPU without it. */
+	if (mode == FR_CTR_RDTSCP)
+		return fr_rdtscp();
+	return ticks_first();
+}
+
+/* The decision, after running initialisation if no one has; NULL while another thread publishes it. */
+static const struct fr_status *status(void)
+{
+	const struct fr_status *st = fr_status_get();
+
+	if (__builtin_expect(st != NULL, 1))
+		return st;
+	fr_init();
+	return fr_status_get();
+}
+
+FR_EXPORT int64_t fastraw_ticks_to_ns(uint64_t ticks)
+{
+	const struct fr_status *st = status();
+	int64_t ns;
+
+	if (!st || !st->active || fr_ticks_to_ns(&fr_kd, ticks, &ns) != FR_OK)
+		return -1;
+	return ns;
+}
+
+FR_EXPORT int fastraw_info(struct fastraw_info *info)
+{
+	const struct fr_status *st;
+	struct fastraw_info full;
+	size_t n;
+
+	if (!info || info->size < offsetof(struct fastraw_info, kernel))
+		return -1;
+	st = status();
+	if (!st)
+		return -1;
+	n = info->size < sizeof(full) ? info->size : sizeof(full);
+	full.size = n;
+	full.kernel = st->release ? st->release : "?";
+	full.era = st->era;
+	full.clock_mode = st->mode < 0 ? "unknown" : fr_mode_name(st->mode);
+	full.counter = fr_counter_name(st->counter);
+	full.reason = st->active || st->calibrated ? "active" : st->reason;
+	full.active = st->active || st->calibrated;
+	full.source = st->active ? "kernel" : st->calibrated ? "calibrated" : "none";
+	__builtin_memcpy(info, &full, n);
+	return 0;
+}

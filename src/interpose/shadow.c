@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/* Builds the shadow vDSO image: a byte copy whose .dynsym st_values point at the real vDSO's code, except clock_gettime's. */
+#include "interpose/shadow.h"
+
+#include <elf.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+
+#include "runtime/runtime.h"
+#include "sys/dynsym.h"
+#include "sys/env.h"
+#include "sys/maps.h"
+#include "sys/vdso_elf.h"
+
+enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
+
+/* Static and page-aligned so that it can be made read-only alone; no allocation anywhere. */
+static unsigned char image[FR_SHADOW_MAX] __attribute__((aligned(4096)));
+static int state = SHADOW_IDLE;
+
+static uintptr_t range_lo, range_hi;
+static int range_known;
+
+int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
+{
+	struct fr_maps maps;
+	uintptr_t l = 0, h = 0;
+
+	if (__atomic_load_n(&range_known, __ATOMIC_ACQUIRE)) {
+		*lo = __atomic_load_n(&range_lo, __ATOMIC_RELAXED);
+		*hi = __atomic_load_n(&range_hi, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (fr_maps_read(&maps) == 0 && maps.vdso && maps.vdso_end > maps.vdso) {
+		l = maps.vdso;
+		h = maps.vdso_end;
+	} else if ((l = (uintptr_t)fr_vdso_base()) != 0) {
+		h = fr_elf_image_end((const void *)l);
+	}
+	if (!l || h <= l)
+		return -1;
+	/* Racers compute the same range: the stores agree. */
+	__atomic_store_n(&range_lo, l, __ATOMIC_RELAXED);
+	__atomic_store_n(&range_hi, h, __ATOMIC_RELAXED);
+	__atomic_store_n(&range_known, 1, __ATOMIC_RELEASE);
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
+static int wanted(void)
+{
+	struct fr_env env;
+
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
+	return env.shadow_vdso && !env.disable;
+}
+
+static int is_clock(const char *name)
+{
+	return strcmp(name, "__vdso_clock_gettime") == 0 || strcmp(name, "clock_gettime") == 0;
+}
+
+/* Whether [p, p + len) lies inside the copy. */
+static int inside(const void *p, size_t len, size_t size)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)image;
+
+	return a >= b && a - b <= size && len <= size - (a - b);
+}
+
+/* Copies and rewrites; only st_value changes, so both hash tables, versions and notes stay valid. */
+static int build(void)
+{
+	struct fr_elfsyms real, copy;
+	uintptr_t lo, hi;
+	size_t size, n;
+
+	if (fr_vdso_range(&lo, &hi) != 0 || hi - lo > sizeof(image))
+		return -1;
+	size = hi - lo;
+	if (fr_vdso_open((const void *)lo, &real) != 0)
+		return -1;
+	memcpy(image, (const void *)lo, size);
+	if (fr_vdso_open(image, &copy) != 0)
+		return -1;
+	n = fr_elfsyms_count(&copy);
+	if (!inside(copy.symtab, n * sizeof(ElfW(Sym)), size) || !inside(copy.strtab, 1, size))
+		return -1;
+	for (size_t i = 1; i < n; i++) {
+		ElfW(Sym) *sym = &copy.symtab[i];
+		unsigned type = ELF64_ST_TYPE(sym->st_info);
+		const char *name = copy.strtab + sym->st_name;
+		uintptr_t target;
+
+		if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+			continue;
+		if (type != STT_FUNC && type != STT_NOTYPE)
+			continue;
+		if (!inside(name, 1, size))
+			return -1;
+		if (is_clock(name))
+			target = (uintptr_t)fr_vdso_clock_gettime;
+		else
+			target = real.bias + real.symtab[i].st_value;
+		/* A parser computes load offset + st_value; unsigned wraparound is intended. */
+		sym->st_value = target - copy.bias;
+	}
+	/* Read-only from now on; a failure here costs nothing but the protection. */
+	mprotect(image, sizeof(image), PROT_READ);
+	return 0;
+}
+
+const void *fr_shadow_get(const void *real)
+{
+	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE), expected = SHADOW_IDLE;
+
+	if (s == SHADOW_READY)
+		return image;
+	if (s != SHADOW_IDLE)
+		return real;
+	if (!__atomic_compare_exchange_n(&state, &expected, SHADOW_BUILDING, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return expected == SHADOW_READY ? image : real;
+	s = wanted() && build() == 0 ? SHADOW_READY : SHADOW_OFF;
+	__atomic_store_n(&state, s, __ATOMIC_RELEASE);
+	return s == SHADOW_READY ? image : real;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* Data-page layouts of each kernel era from 5.3 on, and the checks that a page matches its era. */
+#include "kernel/kdata.h"
+
+#include <string.h>
+
+/*
+ * Facts from include/vdso/datapage.h, arch/x86/entry/vdso/vdso-layout.lds.S and
+ * lib/vdso/datastore.c of each era (see ../shared/KERNEL-DATA.md for sources):
+ * 5.3:  [vvar] = vdso - 3 pages (vvar, pvclock, hvclock); vdso_data[2] at +0x80, 240 bytes each.
+ * 5.6:  a fourth page, timens, holds the real data inside a namespace; marker VCLOCK_TIMENS = UINT_MAX.
+ * 5.7:  the marker becomes VDSO_CLOCKMODE_TIMENS = INT_MAX.
+ * 6.5:  new delta rules (bit 62). 6.10: max_cycles (+8 bytes), 248-byte entries, 128-bit path.
+ * 6.13: data at offset 0; timens is [vvar] page 1; pvclock moves to [vvar_vclock] = vdso - 2 pages.
+ * 6.15: generic data store: [vvar] = vdso - 6 pages; struct vdso_clock of 232 bytes.
+ * 6.17: aux_clock_data[8] after clock_data[2] moves hrtimer_res from 0x1d8 to 0x918.
+ */
+static const struct fr_layout layouts[] = {
+	{ "5.3-5.5", FR_RULES_5_3, 3, 0x80, 0xF0, 0, 232, 0, 0, 1 },
+	{ "5.6", FR_RULES_5_3, 4, 0x80, 0xF0, 0, 232, 3, 0xFFFFFFFFu, 1 },
+	{ "5.7-6.4", FR_RULES_5_3, 4, 0x80, 0xF0, 0, 232, 3, 0x7FFFFFFFu, 1 },
+	{ "6.5-6.9", FR_RULES_6_5, 4, 0x80, 0xF0, 0, 232, 3, 0x7FFFFFFFu, 1 },
+	{ "6.10-6.12", FR_RULES_6_10, 4, 0x80, 0xF8, 8, 240, 3, 0x7FFFFFFFu, 1 },
+	{ "6.13-6.14", FR_RULES_6_10, 4, 0, 0xF8, 8, 240, 1, 0x7FFFFFFFu, 2 },
+	{ "6.15-6.16", FR_RULES_6_10, 6, 0, 0xE8, 8, 0x1D8, 1, 0x7FFFFFFFu, 4 },
+	{ "6.17+", FR_RULES_6_10, 6, 0, 0xE8, 8, 0x918, 1, 0x7FFFFFFFu, 4 },
+};
+
+/* The newest major version whose layout we know: a later one may have moved everything. */
+#define FR_NEWEST_MAJOR 6
+
+static const char *parse_uint(const char *s, unsigned *out)
+{
+	unsigned v = 0;
+	int digits = 0;
+
+	while (*s >= '0' && *s <= '9' && digits < 6) {
+		v = v * 10 + (unsigned)(*s - '0');
+		s++;
+		digits++;
+	}
+	if (!digits)
+		return NULL;
+	*out = v;
+	return s;
+}
+
+const struct fr_layout *fr_layout_for_release(const char *release, const char **why)
+{
+	unsigned major, minor, v;
+	const char *s = release ? parse_uint(release, &major) : NULL;
+
+	if (!s || *s != '.' || !(s = parse_uint(s + 1, &minor))) {
+		*why = "kernel release not understood";
+		return NULL;
+	}
+	if (major > FR_NEWEST_MAJOR) {
+		*why = "kernel newer than the data-page layouts this build knows";
+		return NULL;
+	}
+	v = major * 1000 + minor;
+	if (v < 5003) {
+		*why = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
+		return NULL;
+	}
+	*why = NULL;
+	if (v < 5006)
+		return &layouts[0];
+	if (v < 5007)
+		return &layouts[1];
+	if (v < 6005)
+		return &layouts[2];
+	if (v < 6010)
+		return &layouts[3];
+	if (v < 6013)
+		return &layouts[4];
+	if (v < 6015)
+		return &layouts[5];
+	if (v < 6017)
+		return &layouts[6];
+	return &layouts[7];
+}
+
+const struct fr_layout *fr_layout_by_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		const char *l = layouts[i].name;
+
+		if (strncmp(l, name, n) == 0 && (l[n] == '\0' || l[n] == '-' || l[n] == '+'))
+			return &layouts[i];
+	}
+	return NULL;
+}
+
+/* Stands in for a missing pvclock page: its stable bit is clear, so readers pass through. */
+static const uint8_t no_pvclock[32];
+
+void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
+		   const volatile uint8_t *vclock)
+{
+	kd->lay = lay;
+	kd->vvar = vvar;
+	kd->vclock = vclock;
+	kd->raw0 = fr_raw_entry(kd, 0);
+	kd->raw_ns = lay->timens_page ? fr_raw_entry(kd, lay->timens_page) : NULL;
+	kd->pv_fast = vclock ? vclock : no_pvclock;
+}
+
+static uint32_t ld32(const volatile uint8_t *p)
+{
+	return *(const volatile uint32_t *)p;
+}
+
+static uint64_t ld64(const volatile uint8_t *p)
+{
+	return *(const volatile uint64_t *)p;
+}
+
+int fr_kdata_in_timens(const struct fr_kdata *kd)
+{
+	const volatile uint8_t *e = fr_raw_entry(kd, 0);
+
+	return kd->lay->timens_page && (ld32(e + FR_OFF_SEQ) & 1) &&
+	       ld32(e + FR_OFF_MODE) == kd->lay->timens_mode;
+}
+
+static uint32_t real_page(const struct fr_kdata *kd)
+{
+	return fr_kdata_in_timens(kd) ? kd->lay->timens_page : 0;
+}
+
+int fr_kdata_mode(const struct fr_kdata *kd)
+{
+	return (int)ld32(fr_raw_entry(kd, real_page(kd)) + FR_OFF_MODE);
+}
+
+const char *fr_mode_name(int mode)
+{
+	switch (mode) {
+	case FR_MODE_NONE: return "none";
+	case FR_MODE_TSC: return "tsc";
+	case FR_MODE_PVCLOCK: return "pvclock";
+	case FR_MODE_HVCLOCK: return "hvclock";
+	}
+	return "unknown";
+}
+
+/* One look at both entries of a page inside a seqcount window; 1 if the window held. */
+static int check_once(const struct fr_kdata *kd, uint32_t page, const char **why)
+{
+	const struct fr_layout *lay = kd->lay;
+	const volatile uint8_t *raw = fr_raw_entry(kd, page);
+	const volatile uint8_t *hres = raw - lay->clock_size;
+	uint32_t seq = ld32(raw + FR_OFF_SEQ), mode, shift, hrtimer_res;
+	uint64_t mask;
+
+	if (seq & 1)
+		return 0;
+	__asm__ volatile("" ::: "memory");
+	mode = ld32(raw + FR_OFF_MODE);
+	mask = ld64(raw + FR_OFF_MASK + lay->field_shift);
+	shift = ld32(raw + FR_OFF_SHIFT + lay->field_shift);
+	hrtimer_res = ld32(hres + lay->hrtimer_off);
+	if (ld32(hres + FR_OFF_SEQ) != seq) {
+		*why = "the two clock entries disagree on seq";
+	} else if (mode > FR_MODE_HVCLOCK) {
+		*why = "unknown clock mode in the data page";
+	} else if (ld32(hres + FR_OFF_MODE) != mode) {
+		*why = "the two clock entries disagree on the clock mode";
+	} else if (mode != FR_MODE_NONE && mask != ~0ULL) {
+		/* Mode none keeps the mask of a clocksource the vDSO cannot read (hpet: 32 bits). */
+		*why = "clocksource mask is not ~0";
+	} else if (shift >= 64 || (mode != FR_MODE_NONE && ld32(raw + FR_OFF_MULT + lay->field_shift) == 0)) {
+		*why = "implausible mult/shift in the data page";
+	} else if (hrtimer_res != 1 && (hrtimer_res < 1000000 || hrtimer_res > 100000000)) {
+		*why = "implausible hrtimer_res in the data page";
+	}
+	__asm__ volatile("" ::: "memory");
+	return ld32(raw + FR_OFF_SEQ) == seq;
+}
+
+const char *fr_kdata_check(const struct fr_kdata *kd)
+{
+	const struct fr_layout *lay = kd->lay;
+	uint32_t page = 0;
+
+	if (fr_kdata_in_timens(kd)) {
+		const volatile uint8_t *ns = fr_raw_entry(kd, 0);
+
+		if (ld32(ns + FR_OFF_SEQ) != 1 || ld32(ns - lay->clock_size + FR_OFF_MODE) != lay->timens_mode)
+			return "time-namespace page not as expected";
+		page = lay->timens_page;
+	}
+	for (int i = 0; i < FR_SEQ_TRIES * 16; i++) {
+		const char *why = NULL;
+
+		if (check_once(kd, page, &why))
+			return why;
+	}
+	return "data page never settled (seq odd or changing)";
+}

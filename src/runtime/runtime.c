@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* Lazy, lock-free initialisation: find the pages, choose the counter, self-test, publish. */
+#include "runtime/runtime.h"
+
+#include <errno.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "runtime/decide.h"
+#include "source/calsrc.h"
+#include "source/fastpath.h"
+#include "sys/dynsym.h"
+#include "sys/env.h"
+#include "sys/log.h"
+#include "sys/maps.h"
+#include "sys/stats.h"
+#include "sys/vdso_elf.h"
+
+extern char **environ;
+/* ld.so's initial stack pointer (argc, argv..., NULL, envp..., NULL, auxv); weak: not everywhere. */
+extern void *__libc_stack_end __attribute__((weak));
+
+/*
+ * The environment. In an executable's preinit array (before libc's own start-up) environ is
+ * still NULL, but the kernel's initial stack already holds it, right after argv.
+ */
+char **fr_environment(void)
+{
+	char **argv;
+	long argc;
+
+	if (environ || !&__libc_stack_end || !__libc_stack_end)
+		return environ;
+	argc = *(long *)__libc_stack_end;
+	argv = (char **)__libc_stack_end + 1;
+	return argv + argc + 1;
+}
+
+static int raw_pass(struct timespec *ts)
+{
+	return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);
+}
+
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	int saved, ret;
+
+	if (clk != CLOCK_MONOTONIC_RAW) {
+		fr_stats_pass(clk);
+		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	}
+	if (!ts)
+		return -EFAULT;
+	saved = errno;
+	ret = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
+	if (ret != 0)
+		ret = errno > 0 ? -errno : -EINVAL;
+	errno = saved;
+	return ret;
+}
+
+static int raw_init(struct timespec *ts)
+{
+	fr_raw_fn f;
+
+	fr_init();
+	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
+	return f == raw_init ? raw_pass(ts) : f(ts);
+}
+
+fr_raw_fn fr_raw = raw_init;
+
+/* Everything initialisation decides, computed on the caller's stack. */
+struct plan {
+	struct fr_env env;
+	struct fr_cpu_features cpu;
+	struct fr_kdata kd;
+	struct fr_status st;
+	int rdtscp_missing;
+	struct utsname uts;
+	struct fr_seed seed;             /* calibrated mode's starting rate */
+	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
+};
+
+const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era)
+{
+	const struct fr_layout *lay;
+	struct fr_maps maps;
+	const char *why;
+	uintptr_t vvar, vdso, vclock;
+
+	if (!release)
+		return "uname failed";
+	lay = fr_layout_for_release(release, &why);
+	if (!lay)
+		return why;
+	*era = lay->name;
+	if (fr_maps_read(&maps) == 0) {
+		if (!maps.vdso || !maps.vvar)
+			return "no [vdso] or [vvar] mapping";
+		vdso = maps.vdso;
+		vvar = maps.vvar;
+		if (vdso - vvar != (uintptr_t)lay->pages_below * FR_PAGE_SIZE)
+			return "[vvar] is not where this kernel era puts it";
+		vclock = maps.vvar_vclock ? maps.vvar_vclock : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
+	} else {
+		vdso = (uintptr_t)fr_vdso_base();
+		if (!vdso)
+			return "no vDSO in this process";
+		vvar = vdso - (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
+		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
+	}
+	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
+	return fr_kdata_check(kd);
+}
+
+static void plan_make(struct plan *p, fr_real_fn real)
+{
+	const char *why, *eligible;
+	int located = 0;
+
+	__builtin_memset(p, 0, sizeof(*p));
+	p->st.era = "none";
+	p->st.mode = -1;
+	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
+	fr_cpu_probe(&p->cpu);
+	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
+	if (p->env.disable)
+		why = "disabled by FASTRAW_DISABLE";
+	else if (p->env.source == FR_SRC_OFF)
+		why = "disabled by FASTRAW_SOURCE=off";
+	else if (!(why = fr_locate(p->st.release, &p->kd, &p->st.era))) {
+		located = 1;
+		p->st.mode = fr_kdata_mode(&p->kd);
+		/* Say so plainly: the self-test would only report that no call could be served. */
+		if (p->st.mode == FR_MODE_NONE)
+			why = "clock mode none: the clocksource has no vDSO reader, the kernel serves every call";
+		else if (p->env.source == FR_SRC_CALIBRATED)
+			why = "FASTRAW_SOURCE=calibrated";
+		else
+			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
+	}
+	p->st.active = why == NULL;
+	p->st.reason = why;
+	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
+		return;
+	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
+	eligible = fr_calsrc_eligible(&p->cpu);
+	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
+		p->st.cal_note = eligible;
+		return;
+	}
+	fr_calsrc_seed(&p->kd, located, p->st.release, &p->seed);
+	p->st.calibrated = 1;
+	p->st.cal_note = p->seed.source;
+	p->cal_forced_ineligible = eligible;
+}
+
+static void report(const struct plan *p)
+{
+	struct fr_line l;
+
+	for (int i = 0; i < p->env.nwarn; i++) {
+		fr_line_init(&l);
+		fr_line_add(&l, "fastraw: warning: ");
+		fr_line_add(&l, p->env.warn[i].name);
+		fr_line_add(&l, "=");
+		fr_line_add(&l, p->env.warn[i].value);
+		fr_line_add(&l, " is not one of ");
+		fr_line_add(&l, p->env.warn[i].accepted);
+		fr_line_add(&l, "; using the default");
+		fr_line_emit(&l);
+	}
+	if (p->rdtscp_missing) {
+		fr_line_init(&l);
+		fr_line_add(&l, "fastraw: warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		fr_line_emit(&l);
+	}
+	if (!p->env.debug)
+		return;
+	fr_line_init(&l);
+	fr_line_add(&l, "fastraw: kernel=");
+	fr_line_add(&l, p->st.release ? p->st.release : "?");
+	fr_line_add(&l, " era=");
+	fr_line_add(&l, p->st.era);
+	fr_line_add(&l, " clock=");
+	fr_line_add(&l, p->st.mode < 0 ? "unknown" : fr_mode_name(p->st.mode));
+	fr_line_add(&l, " counter=");
+	fr_line_add(&l, fr_counter_name(p->st.counter));
+	if (p->st.active) {
+		fr_line_add(&l, " active");
+	} else if (p->st.calibrated) {
+		fr_line_add(&l, " calibrated: seed ");
+		fr_line_add(&l, p->st.cal_note);
+		fr_line_add(&l, ", within 2 us of the kernel after warm-up; kernel data not used: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->cal_forced_ineligible) {
+			fr_line_add(&l, "; forced although ");
+			fr_line_add(&l, p->cal_forced_ineligible);
+		}
+	} else {
+		fr_line_add(&l, " passthrough: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->st.cal_note) {
+			fr_line_add(&l, "; calibrated mode not eligible: ");
+			fr_line_add(&l, p->st.cal_note);
+		}
+	}
+	fr_line_emit(&l);
+}
+
+static struct fr_status status;
+static struct utsname status_uts;
+static pid_t claimed; /* the process whose initialiser publishes; 0 before */
+static const struct fr_status *published;
+
+/*
+ * The right to publish, once per process. Racers computed the same plan and give way to the
+ * thread that holds it; a child forked while another thread of its parent held it takes the
+ * claim over instead of waiting for a publication that will never come.
+ */
+static int claim(void)
+{
+	pid_t self = getpid(), seen = 0;
+
+	while (!__atomic_compare_exchange_n(&claimed, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (seen == self)
+			return 0;
+	}
+	return 1;
+}
+
+/* The work of fr_init; errno is the caller's business. */
+static void init_once(void)
+{
+	struct plan p;
+	fr_real_fn real;
+	fr_raw_fn raw;
+
+	real = fr_real_get();
+	plan_make(&p, real);
+	/* The winner writes the state the fast path reads before the release store that publishes it. */
+	if (!claim())
+		return;
+	fr_kd = p.kd;
+	status_uts = p.uts;
+	status = p.st;
+	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
+	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
+	if (p.st.calibrated)
+		fr_calsrc_setup(p.seed.mult);
+	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
+	if (p.st.calibrated)
+		raw = fr_calsrc_raw_for(p.st.counter);
+	if (!raw)
+		raw = raw_pass;
+	if (p.env.stats)
+		raw = fr_stats_start(raw);
+	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
+	report(&p);
+}
+
+void fr_init(void)
+{
+	int saved = errno;
+
+	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) == raw_init)
+		init_once();
+	errno = saved;
+}
+
+const struct fr_status *fr_status_get(void)
+{
+	return __atomic_load_n(&published, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Process-wide state: lazy lock-free initialisation, the chosen fast path and the pass-through target. */
+#ifndef FR_RUNTIME_H
+#define FR_RUNTIME_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "kernel/kdata.h"
+#include "sys/counter.h"
+#include "sys/passthru.h"
+
+/* Starts at an init trampoline that runs initialisation and swaps itself out (the pass-through target: sys/passthru.h). */
+extern fr_raw_fn fr_raw;
+
+/*
+ * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
+ * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest fr_real.
+ */
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* The exported clock_gettime's body (interpose.c), in libc's convention. */
+int fr_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* What initialisation decided, for FASTRAW_DEBUG and the tools. */
+struct fr_status {
+	const char *release;           /* kernel release (uname) */
+	const char *era;               /* layout name, or "none" */
+	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
+	enum fr_counter_mode counter;  /* counter read in use */
+	int active;                    /* fast path serves RAW from the kernel's data */
+	const char *reason;            /* why not, when !active */
+	int calibrated;                /* calibrated mode serves RAW (then !active) */
+	const char *cal_note;          /* calibrated: the seed; otherwise why not, or NULL if not tried */
+};
+
+/*
+ * Finds this process's data pages for the kernel release (from /proc/self/maps, else below
+ * AT_SYSINFO_EHDR), sets *era, fills kd, and checks the page against the era. Returns NULL,
+ * or why the pages cannot be used (kd is filled as far as it got).
+ */
+const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era);
+
+/* The process environment, also before libc's start-up has set environ (a preinit array). */
+char **fr_environment(void);
+
+/* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
+void fr_init(void);
+
+/* The decision, once initialisation has published it; NULL before. */
+const struct fr_status *fr_status_get(void);
+
+#endif

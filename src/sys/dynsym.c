@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* Resolves libc's dlsym, dlvsym and getauxval by parsing libc's dynamic section, without calling dlsym. */
+#define _GNU_SOURCE
+#include "sys/dynsym.h"
+
+#include <errno.h>
+
+struct find {
+	const char *base;
+	struct fr_elfsyms *out;
+	int found;
+};
+
+/* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
+static int name_is(const char *path, const char *base)
+{
+	const char *slash = path;
+
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			slash = p + 1;
+	return fr_streq(slash, base);
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find *f = arg;
+
+	(void)size;
+	if (!info->dlpi_name || !name_is(info->dlpi_name, f->base))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
+			continue;
+		f->found = fr_elfsyms_from_dynamic((const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr),
+						  info->dlpi_addr, f->out) == 0;
+		break;
+	}
+	return 1;
+}
+
+/*
+ * The loader's list of objects, read without a call: a sanitizer runtime intercepts
+ * dl_iterate_phdr and calls dlsym before its interceptors can forward. Objects loaded at start
+ * (libc among them) come first and are never unloaded, so the walk stops before any node that
+ * a concurrent dlopen or dlclose may change.
+ */
+static int from_link_map(const char *base, struct fr_elfsyms *out)
+{
+	for (const struct link_map *m = _r_debug.r_map; m; m = m->l_next)
+		if (m->l_name && name_is(m->l_name, base))
+			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, out);
+	return -1;
+}
+
+int fr_dynsym_object(const char *base, struct fr_elfsyms *out)
+{
+	struct find f = { base, out, 0 };
+
+	if (from_link_map(base, out) == 0)
+		return 0;
+	dl_iterate_phdr(visit, &f);
+	return f.found ? 0 : -1;
+}
+
+void *fr_libc_sym(const char *name, const char *version)
+{
+	struct fr_elfsyms s;
+
+	if (fr_dynsym_object("libc.so.6", &s) != 0)
+		return NULL;
+	return fr_elfsyms_lookup(&s, name, version);
+}
+
+/* The newest default version first, then any: glibc 2.34 moved dlsym and dlvsym into libc. */
+static void *resolve(void **cache, const char *name, const char *version)
+{
+	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	int saved;
+
+	if (p)
+		return p;
+	saved = errno;
+	p = fr_libc_sym(name, version);
+	if (!p)
+		p = fr_libc_sym(name, NULL);
+	errno = saved;
+	/* Racers find the same address: publishing twice is harmless. */
+	if (p)
+		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
+	return p;
+}
+
+static void *dlsym_cache, *dlvsym_cache, *getauxval_cache;
+
+fr_dlsym_fn fr_real_dlsym(void)
+{
+	return (fr_dlsym_fn)resolve(&dlsym_cache, "dlsym", "GLIBC_2.34");
+}
+
+fr_dlvsym_fn fr_real_dlvsym(void)
+{
+	return (fr_dlvsym_fn)resolve(&dlvsym_cache, "dlvsym", "GLIBC_2.34");
+}
+
+fr_getauxval_fn fr_real_getauxval(void)
+{
+	return (fr_getauxval_fn)resolve(&getauxval_cache, "getauxval", "GLIBC_2.16");
+}
+
+unsigned long fr_auxval(unsigned long type)
+{
+	fr_getauxval_fn f = fr_real_getauxval();
+	int saved = errno;
+	unsigned long v;
+
+	if (!f)
+		return 0;
+	v = f(type);
+	errno = saved;
+	return v;
+}

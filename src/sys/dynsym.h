@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* libc's own dlsym, dlvsym and getauxval, found in its dynamic symbol table so that our interposers of them are bypassed. */
+#ifndef FR_DYNSYM_H
+#define FR_DYNSYM_H
+
+#include <link.h>
+
+#include "sys/elfsym.h"
+
+/*
+ * Fills out with the dynamic tables of the loaded object whose file name ends in "/" base or is
+ * base (e.g. "libc.so.6"), from the loader's link_map list (dl_iterate_phdr if it is not there):
+ * no allocation, never dlsym. Returns 0 or -1.
+ */
+int fr_dynsym_object(const char *base, struct fr_elfsyms *out);
+
+/* The address of name@version (version NULL: any) in libc.so.6, or NULL. */
+void *fr_libc_sym(const char *name, const char *version);
+
+typedef void *(*fr_dlsym_fn)(void *handle, const char *name);
+typedef void *(*fr_dlvsym_fn)(void *handle, const char *name, const char *version);
+typedef unsigned long (*fr_getauxval_fn)(unsigned long type);
+
+/* libc's functions, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
+fr_dlsym_fn fr_real_dlsym(void);
+fr_dlvsym_fn fr_real_dlvsym(void);
+fr_getauxval_fn fr_real_getauxval(void);
+
+/* libc's getauxval(type), or 0 when it cannot be found. Keeps errno. */
+unsigned long fr_auxval(unsigned long type);
+
+#endif

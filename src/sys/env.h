@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The FASTRAW_* environment variables, read from an environment block without getenv. */
+#ifndef FR_ENV_H
+#define FR_ENV_H
+
+#include "sys/counter.h"
+
+#define FR_ENV_MAX_WARN 4
+
+/* A variable whose value was not understood; the default was used. */
+struct fr_env_warning {
+	const char *name;     /* "FASTRAW_TSC" */
+	const char *value;    /* points into the environment block */
+	const char *accepted; /* "rdtscp, lfence, rdtsc" */
+};
+
+/* FASTRAW_SOURCE: where CLOCK_MONOTONIC_RAW comes from. */
+enum fr_source {
+	FR_SRC_AUTO = 0,   /* the kernel's data where it can be read exactly, else calibrated, else the kernel */
+	FR_SRC_KERNEL,     /* only the kernel's data (exact), else pass through */
+	FR_SRC_CALIBRATED, /* always the calibrated estimate, even where the kernel's data would do */
+	FR_SRC_OFF,        /* every call to the real vDSO */
+};
+
+struct fr_env {
+	enum fr_source source;        /* FASTRAW_SOURCE, default auto */
+	int tsc_set;                  /* FASTRAW_TSC named a counter */
+	enum fr_counter_mode tsc;     /* valid when tsc_set */
+	int disable;                  /* FASTRAW_DISABLE=1 */
+	int debug;                    /* FASTRAW_DEBUG=1 */
+	int stats;                    /* FASTRAW_STATS=1 */
+	int shadow_vdso;              /* FASTRAW_SHADOW_VDSO, default 1: getauxval(AT_SYSINFO_EHDR) gives the shadow image */
+	int nwarn;
+	struct fr_env_warning warn[FR_ENV_MAX_WARN];
+};
+
+/*
+ * Parses envp (may be NULL). An empty value counts as unset. In a secure-execution process
+ * (secure != 0: AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.
+ */
+void fr_env_parse(char *const *envp, int secure, struct fr_env *out);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* The pass-through target: the real vDSO's clock_gettime (or the system call), and the clock function types every layer shares. */
+#ifndef FR_PASSTHRU_H
+#define FR_PASSTHRU_H
+
+#include <stdint.h>
+#include <time.h>
+
+/* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention: 0, or -1 with errno. */
+typedef int (*fr_raw_fn)(struct timespec *ts);
+/* clock_gettime with the vDSO's convention: 0 or a negative errno. */
+typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
+/* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
+typedef int64_t (*fr_now_fn)(void);
+
+/* Starts at an init trampoline that resolves the real vDSO and swaps itself out on first use. */
+extern fr_real_fn fr_real;
+
+/* The pass-through target, resolving and publishing it first if no one has yet. */
+fr_real_fn fr_real_get(void);
+
+/* A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. */
+int fr_finish(int ret);
+
+/* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
+int fr_passthrough(clockid_t clk, struct timespec *ts);
+
+/* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
+int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
+
+#endif

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The layering rule, from the #include lines: a file under src/ includes only its own layer or
+# lower ones; a tool includes the library's layers, tools/common and its own folder.
+#
+#   check_layers.sh ROOT          check the tree at ROOT (exit 1 with each offending line)
+#   check_layers.sh --self-test   first prove on scratch trees that each kind of violation fails
+set -u
+
+# Lowest first. Keep in step with src/CMakeLists.txt and the README's "Architecture".
+LAYERS="math sys kernel source runtime interpose"
+
+rank() {
+	r=0
+	for l in $LAYERS; do
+		[ "$l" = "$1" ] && { echo "$r"; return 0; }
+		r=$((r + 1))
+	done
+	echo -1
+}
+
+# check ROOT: prints every violation as FILE:LINE: text (reason); returns 1 when there was one.
+check() {
+	root=$1 bad=0
+	for f in $(cd "$root" && find src tools -name '*.[ch]' | LC_ALL=C sort); do
+		dir=${f%/*}
+		case "$dir" in
+		src/*/*) echo "$f: nested below a layer folder"; bad=1; continue ;;
+		src/*) kind=src; own=${dir#src/}; own_rank=$(rank "$own") ;;
+		tools/*/*) echo "$f: nested below a tool folder"; bad=1; continue ;;
+		tools/*) kind=tool; own=${dir#tools/} ;;
+		*) echo "$f: not in a layer or tool folder"; bad=1; continue ;;
+		esac
+		if [ "$kind" = src ] && [ "$own_rank" -lt 0 ]; then
+			echo "$f: src/$own is not a layer ($LAYERS)"
+			bad=1
+			continue
+		fi
+		# Every quoted include with its line number: "N path".
+		grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$root/$f" |
+			sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' >"$tmp/incs"
+		while read -r line inc; do
+			why=
+			case "$inc" in
+			fastraw.h)
+				[ "$kind" = tool ] || [ "$own" = interpose ] ||
+					why="the public header belongs to the interpose layer and the tools"
+				;;
+			*/*/*) why="names a path below a folder" ;;
+			*/*)
+				to=${inc%%/*}
+				if [ "$kind" = tool ] && { [ "$to" = common ] || [ "$to" = "$own" ]; }; then
+					[ -f "$root/tools/$inc" ] || why="no such file tools/$inc"
+					[ "$own" = common ] && [ "$to" != common ] && why="tools/common includes a tool"
+				elif [ "$(rank "$to")" -lt 0 ]; then
+					if [ "$kind" = src ]; then
+						why="src/$to is not a layer"
+					else
+						why="tool $own includes another tool's folder $to"
+					fi
+				elif [ "$kind" = src ] && [ "$(rank "$to")" -gt "$own_rank" ]; then
+					why="layer $own includes the higher layer $to"
+				elif [ ! -f "$root/src/$inc" ]; then
+					why="no such file src/$inc"
+				fi
+				;;
+			*) why="names no layer folder (write LAYER/$inc)" ;;
+			esac
+			if [ -n "$why" ]; then
+				echo "$f:$line: #include \"$inc\" ($why)"
+				bad=1
+			fi
+		done <"$tmp/incs"
+	done
+	return "$bad"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A scratch tree with one file per layer and two tools, each including what the rule allows.
+scratch() {
+	rm -rf "$tmp/tree"
+	for l in $LAYERS; do
+		mkdir -p "$tmp/tree/src/$l"
+		echo '#include "math/m.h"' >"$tmp/tree/src/$l/$l.h"
+	done
+	: >"$tmp/tree/src/math/m.h"
+	mkdir -p "$tmp/tree/tools/common" "$tmp/tree/tools/one" "$tmp/tree/tools/two"
+	printf '#include "interpose/interpose.h"\n' >"$tmp/tree/tools/common/args.h"
+	printf '#include "common/args.h"\n#include "one/one.h"\n#include "fastraw.h"\n' >"$tmp/tree/tools/one/one.h"
+	printf '#include "source/source.h"\n' >"$tmp/tree/tools/two/two.h"
+	printf '#include "interpose/interpose.h"\n#include "fastraw.h"\n' >"$tmp/tree/src/interpose/api.c"
+	printf '#include "math/m.h"\n' >"$tmp/tree/src/runtime/r.c"
+}
+
+# expect_fail DESCRIPTION FILE LINE: the line added to FILE makes the check fail, naming FILE.
+expect_fail() {
+	scratch
+	printf '%s\n' "$3" >>"$tmp/tree/$2"
+	if out=$(check "$tmp/tree"); then
+		echo "self-test FAILED: $1 was not caught"
+		exit 1
+	fi
+	case "$out" in
+	*"$2"*) echo "self-test: $1: caught: $out" ;;
+	*) echo "self-test FAILED: $1 was reported elsewhere: $out"; exit 1 ;;
+	esac
+}
+
+if [ "${1:-}" = --self-test ]; then
+	scratch
+	if ! out=$(check "$tmp/tree"); then
+		echo "self-test FAILED: a clean tree was refused: $out"
+		exit 1
+	fi
+	expect_fail "an upward include" src/source/source.h '#include "runtime/runtime.h"'
+	expect_fail "an include with no layer" src/sys/sys.h '#include "m.h"'
+	expect_fail "a missing header" src/runtime/r.c '#include "kernel/gone.h"'
+	expect_fail "the public header below interpose" src/kernel/kernel.h '#include "fastraw.h"'
+	expect_fail "a tool including another tool" tools/two/two.h '#include "one/one.h"'
+	expect_fail "common including a tool" tools/common/args.h '#include "two/two.h"'
+	expect_fail "a file outside the layers" src/loose.c '#include "math/m.h"'
+	shift
+fi
+
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+if check "$root"; then
+	echo "layers: every include in src/ and tools/ points to its own layer or a lower one"
+	exit 0
+fi
+echo "layers: FAILED (layers, lowest first: $LAYERS)"
+exit 1

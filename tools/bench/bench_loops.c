@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* The timed loops of fastraw-bench, and the clocks they are timed with. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "bench/bench_loops.h"
+#include "runtime/runtime.h"
+#include "sys/counter.h"
+#include "sys/dynsym.h"
+#include "sys/vdso_elf.h"
+
+bench_clock_fn bench_vdso_clock_gettime;
+bench_clock_fn bench_libc_clock_gettime;
+int64_t (*bench_api_now)(void);
+uint64_t (*bench_api_ticks)(void);
+
+/*
+ * Every loop adds what it read into a sum that ends up here, so the compiler must keep
+ * every call; the counter reads are volatile asm and could not be dropped anyway.
+ */
+static volatile uint64_t bench_sink;
+
+static int have_rdtscp = -1;
+
+int bench_have_rdtscp(void)
+{
+	if (have_rdtscp < 0) {
+		struct fr_cpu_features f = { 0 };
+
+		fr_cpu_probe_cpuid(&f);
+		have_rdtscp = f.rdtscp != 0;
+	}
+	return have_rdtscp;
+}
+
+/* The stopwatch: CLOCK_MONOTONIC from the kernel's own vDSO code, or libc's when there is no vDSO. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	bench_clock_fn fn = bench_vdso_clock_gettime ? bench_vdso_clock_gettime : bench_libc_clock_gettime;
+
+	fn(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int bench_init(void)
+{
+	const void *base = fr_vdso_base();
+	struct timespec ts;
+
+	if (base)
+		bench_vdso_clock_gettime = (bench_clock_fn)fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6");
+	/* From libc's own symbol table: the interposer answers dlsym and dlvsym for this name. */
+	bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", "GLIBC_2.17");
+	if (!bench_libc_clock_gettime)
+		bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", NULL);
+	if (!bench_libc_clock_gettime) {
+		fprintf(stderr, "fastraw-bench: cannot find libc's own clock_gettime\n");
+		return -1;
+	}
+	if (bench_libc_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
+		perror("fastraw-bench: libc clock_gettime(CLOCK_MONOTONIC_RAW)");
+		return -1;
+	}
+	if (bench_vdso_clock_gettime && bench_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
+		fprintf(stderr, "fastraw-bench: the vDSO's clock_gettime(CLOCK_MONOTONIC_RAW) failed\n");
+		return -1;
+	}
+	if (fr_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) != 0) {
+		fprintf(stderr, "fastraw-bench: the clock_gettime system call failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+const char *bench_kind_label(enum bench_kind k)
+{
+	static const char *const labels[BK_COUNT] = {
+		[BK_RDTSC] = "rdtsc",
+		[BK_LFENCE] = "lfence+rdtsc",
+		[BK_RDTSCP] = "rdtscp",
+		[BK_VDSO_RAW] = "vDSO __vdso_clock_gettime(RAW)",
+		[BK_LIBC_RAW] = "libc clock_gettime(RAW)",
+		[BK_SYSCALL_RAW] = "syscall clock_gettime(RAW)",
+		[BK_PRELOAD_RAW] = "preload clock_gettime(RAW)",
+		[BK_LIBC_MONO] = "libc clock_gettime(MONOTONIC)",
+		[BK_PRELOAD_MONO] = "preload clock_gettime(MONOTONIC)",
+		[BK_API_NOW] = "fastraw_now_ns()",
+		[BK_API_TICKS] = "fastraw_ticks()",
+	};
+
+	return (unsigned)k < BK_COUNT ? labels[k] : "?";
+}
+
+/* The loops are not inlined, so each kind runs in the same kind of code around it. */
+static __attribute__((noinline)) uint64_t loop_rdtsc(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += fr_rdtsc();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_lfence(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += fr_rdtsc_lfence();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_rdtscp(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += fr_rdtscp();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_fn(bench_clock_fn fn, clockid_t clk, long n)
+{
+	struct timespec ts;
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++) {
+		fn(clk, &ts);
+		sum += (uint64_t)ts.tv_nsec;
+	}
+	return sum;
+}
+
+/* The API through a pointer from dlsym, as a program that does not link the library calls it. */
+static __attribute__((noinline)) uint64_t loop_api_now(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += (uint64_t)bench_api_now();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_api_ticks(long n)
+{
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++)
+		sum += bench_api_ticks();
+	return sum;
+}
+
+static __attribute__((noinline)) uint64_t loop_syscall(long n)
+{
+	struct timespec ts;
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++) {
+		fr_sys_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+		sum += (uint64_t)ts.tv_nsec;
+	}
+	return sum;
+}
+
+/* A direct call of the ordinary symbol, as an application makes it: under LD_PRELOAD it binds to the interposer. */
+static __attribute__((noinline)) uint64_t loop_symbol(clockid_t clk, long n)
+{
+	struct timespec ts;
+	uint64_t sum = 0;
+
+	for (long i = 0; i < n; i++) {
+		clock_gettime(clk, &ts);
+		sum += (uint64_t)ts.tv_nsec;
+	}
+	return sum;
+}
+
+static uint64_t run_loop(enum bench_kind k, long n)
+{
+	switch (k) {
+	case BK_RDTSC:
+		return loop_rdtsc(n);
+	case BK_LFENCE:
+		return loop_lfence(n);
+	case BK_RDTSCP:
+		return bench_have_rdtscp() ? loop_rdtscp(n) : 0;
+	case BK_VDSO_RAW:
+		return bench_vdso_clock_gettime ? loop_fn(bench_vdso_clock_gettime, CLOCK_MONOTONIC_RAW, n) : 0;
+	case BK_LIBC_RAW:
+		return loop_fn(bench_libc_clock_gettime, CLOCK_MONOTONIC_RAW, n);
+	case BK_SYSCALL_RAW:
+		return loop_syscall(n);
+	case BK_PRELOAD_RAW:
+		return loop_symbol(CLOCK_MONOTONIC_RAW, n);
+	case BK_LIBC_MONO:
+		return loop_fn(bench_libc_clock_gettime, CLOCK_MONOTONIC, n);
+	case BK_PRELOAD_MONO:
+		return loop_symbol(CLOCK_MONOTONIC, n);
+	case BK_API_NOW:
+		return bench_api_now ? loop_api_now(n) : 0;
+	case BK_API_TICKS:
+		return bench_api_ticks ? loop_api_ticks(n) : 0;
+	case BK_COUNT:
+		break;
+	}
+	return 0;
+}
+
+void bench_best(const enum bench_kind *kinds, const long *iters, int n, int rounds, double *best)
+{
+	/* A short untimed pass first: lazy binding, the interposer's start-up and cold caches. */
+	for (int i = 0; i < n; i++) {
+		bench_sink += run_loop(kinds[i], iters[i] / 20 + 1);
+		best[i] = -1;
+	}
+	for (int r = 0; r < rounds; r++) {
+		for (int i = 0; i < n; i++) {
+			int64_t t0 = now_ns();
+			double ns;
+
+			bench_sink += run_loop(kinds[i], iters[i]);
+			ns = (double)(now_ns() - t0) / (double)iters[i];
+			if (best[i] < 0 || ns < best[i])
+				best[i] = ns;
+		}
+	}
+}

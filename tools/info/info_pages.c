@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel's vDSO data pages as fastraw-info reports them: era, clock mode, RAW mult/shift, pvclock. */
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "info/info.h"
+#include "runtime/runtime.h"
+#include "source/fastpath.h"
+
+/* Mode, mult and shift of one clock entry, inside one seqcount window; 0 when it never settled. */
+static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages *p)
+{
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		uint32_t seq = FR_LD32(e + FR_OFF_SEQ);
+
+		if (seq & 1) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		FR_BARRIER();
+		p->mode = (int)FR_LD32(e + FR_OFF_MODE);
+		p->mult = FR_LD32(e + FR_OFF_MULT + fs);
+		p->shift = FR_LD32(e + FR_OFF_SHIFT + fs);
+		FR_BARRIER();
+		if (FR_LD32(e + FR_OFF_SEQ) == seq)
+			return 1;
+	}
+	return 0;
+}
+
+/* The pvclock page's scale and flags under its version protocol; 0 when it never settled. */
+static int read_pvclock(const volatile uint8_t *pv, struct info_pages *p)
+{
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+
+		FR_BARRIER();
+		p->pv_mul = FR_LD32(pv + FR_PV_MUL);
+		p->pv_shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		p->pv_flags = *(const volatile uint8_t *)(pv + FR_PV_FLAGS);
+		FR_BARRIER();
+		/* An odd version (an update in progress) never equals the masked one. */
+		if (FR_LD32(pv + FR_PV_VERSION) == version)
+			return 1;
+	}
+	return 0;
+}
+
+void info_pages_read(struct info_pages *p, const struct fr_status *st)
+{
+	struct fr_kdata own;
+	const struct fr_kdata *kd = &fr_kd;
+	struct utsname u;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = p->timens = -1;
+	if (st && st->mode >= 0 && fr_kd.lay) {
+		/* fr_init() found and checked the pages: read exactly those. */
+		p->era = fr_kd.lay->name;
+	} else {
+		memset(&own, 0, sizeof(own));
+		kd = &own;
+		p->problem = uname(&u) == 0 ? fr_locate(u.release, &own, &p->era) : "uname failed";
+		if (p->problem)
+			return;
+	}
+	p->timens = fr_kdata_in_timens(kd);
+	/* Inside a namespace page 0 holds only offsets: the real entry is on the timens page. */
+	if (!read_entry(p->timens ? kd->raw_ns : kd->raw0, kd->lay->field_shift, p)) {
+		p->mode = -1;
+		p->problem = "data page never settled (seq odd or changing)";
+		return;
+	}
+	p->have_mult = 1;
+	/* The pvclock page is mapped only once the kernel has used pvclock mode: elsewhere it is SIGBUS. */
+	if (p->mode == FR_MODE_PVCLOCK && kd->vclock)
+		p->have_pv = read_pvclock(kd->vclock, p);
+}
+
+/* A frequency beyond 64 bits is nonsense from nonsense fields: reported as 0, unknown. */
+static uint64_t fit64(unsigned __int128 v)
+{
+	return v > UINT64_MAX ? 0 : (uint64_t)v;
+}
+
+uint64_t info_mult_hz(uint32_t mult, uint32_t shift)
+{
+	/* ns = cycles * mult >> shift, so one cycle lasts mult / 2^shift ns. 1e9 < 2^30, shift < 64. */
+	unsigned __int128 num;
+
+	if (!mult || shift >= 64)
+		return 0;
+	num = (unsigned __int128)1000000000u << shift;
+	return fit64((num + mult / 2) / mult);
+}
+
+uint64_t info_pvclock_tsc_hz(uint32_t mul, int8_t shift)
+{
+	/*
+	 * pvclock_scale_delta: ns = ((tsc_delta shifted left by tsc_shift, right when negative)
+	 * * mul) >> 32, so one TSC tick lasts mul * 2^tsc_shift / 2^32 ns and
+	 *     f = 1e9 * 2^32 / mul * 2^(-tsc_shift) = 1e9 * 2^(32 - tsc_shift) / mul  Hz.
+	 * Here: mul 0xf446a645, tsc_shift -1 give 1e9 * 2^33 / 4098270789 = about 2.096 GHz.
+	 * 1e9 < 2^30 keeps the numerator in 128 bits while 32 - tsc_shift <= 97.
+	 */
+	int e = 32 - shift;
+	unsigned __int128 num = 1000000000u, den = mul;
+
+	if (!mul || e > 97)
+		return 0;
+	if (e >= 0)
+		num <<= e;
+	else
+		den <<= -e;
+	return fit64((num + den / 2) / den);
+}

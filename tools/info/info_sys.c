@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* The system as fastraw-info reports it: kernel release, clocksources, CPU identity and the counter choice. */
+#include <cpuid.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "info/info.h"
+#include "runtime/decide.h"
+
+#define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
+
+/* The first line of a sysfs file without its newline; "" when it cannot be read. */
+static void read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Removes leading and trailing spaces in place (brand strings are padded, on Intel at the front). */
+static void trim(char *s)
+{
+	size_t n = strlen(s), start = strspn(s, " ");
+
+	while (n > start && s[n - 1] == ' ')
+		n--;
+	memmove(s, s + start, n - start);
+	s[n - start] = '\0';
+}
+
+static void cpu_identity(struct info_sys *s)
+{
+	unsigned regs[12], a, b, c, d;
+
+	s->vendor[0] = s->brand[0] = '\0';
+	if (__get_cpuid(0, &a, &b, &c, &d)) {
+		/* The vendor string is EBX, EDX, ECX in that order. */
+		memcpy(s->vendor, &b, 4);
+		memcpy(s->vendor + 4, &d, 4);
+		memcpy(s->vendor + 8, &c, 4);
+		s->vendor[12] = '\0';
+	}
+	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
+		return;
+	for (unsigned i = 0; i < 3; i++)
+		__get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
+	memcpy(s->brand, regs, 48);
+	s->brand[48] = '\0';
+	trim(s->brand);
+}
+
+void info_sys_read(struct info_sys *s)
+{
+	struct utsname u;
+
+	memset(s, 0, sizeof(*s));
+	if (uname(&u) == 0)
+		snprintf(s->release, sizeof(s->release), "%s", u.release);
+	read_line(CS_DIR "current_clocksource", s->clocksource, sizeof(s->clocksource));
+	read_line(CS_DIR "available_clocksource", s->available, sizeof(s->available));
+	trim(s->available);
+	cpu_identity(s);
+	/* The library's own probe: CPUID only, never the instructions it asks about. */
+	fr_cpu_probe_cpuid(&s->cpu);
+}
+
+void info_counter_explain(struct info_counter *c, const struct fr_cpu_features *cpu, char **envp, int secure)
+{
+	char note[120] = "";
+
+	fr_env_parse(envp, secure, &c->env);
+	c->mode = fr_choose_counter(&c->env, cpu, &c->rdtscp_missing);
+	for (int i = 0; i < c->env.nwarn; i++)
+		if (strcmp(c->env.warn[i].name, "FASTRAW_TSC") == 0)
+			snprintf(note, sizeof(note), "; FASTRAW_TSC=%s not understood", c->env.warn[i].value);
+	if (secure)
+		snprintf(note, sizeof(note), "; FASTRAW_* ignored in secure execution");
+	if (c->rdtscp_missing)
+		snprintf(c->why, sizeof(c->why), "FASTRAW_TSC=rdtscp, but this CPU has no RDTSCP");
+	else if (c->env.tsc_set)
+		snprintf(c->why, sizeof(c->why), "FASTRAW_TSC=%s", fr_counter_name(c->env.tsc));
+	else
+		snprintf(c->why, sizeof(c->why), "default: %s%s", cpu->rdtscp ? "CPU has RDTSCP" : "no RDTSCP", note);
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* fastraw: runs a program with libfastraw.so preloaded and the library's environment set from options. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launcher/launcher_lib.h"
+#include "launcher/launcher_target.h"
+
+#if !defined(FASTRAW_INSTALL_LIBDIR) || !defined(FASTRAW_BIN_TO_LIB)
+#error "FASTRAW_INSTALL_LIBDIR and FASTRAW_BIN_TO_LIB must be defined (see tools/launcher/launcher.cmake)"
+#endif
+#ifndef FASTRAW_VERSION
+#define FASTRAW_VERSION "unknown"
+#endif
+
+/* The launcher itself failed (no library, no memory), as env(1) and timeout(1) use 125. */
+#define EXIT_LAUNCHER 125
+#define EXIT_USAGE 2
+
+struct opts {
+	const char *tsc;
+	const char *lib;
+	int debug;
+	int stats;
+};
+
+#define USAGE_LINE \
+	"usage: fastraw [--tsc rdtsc|rdtscp|lfence] [--debug] [--stats] [--lib PATH] [--] PROGRAM [ARG...]\n"
+
+static void help(void)
+{
+	printf(USAGE_LINE
+		"Runs PROGRAM with libfastraw.so preloaded: its clock_gettime(CLOCK_MONOTONIC_RAW)\n"
+		"calls are answered in-process, every other clock goes to the kernel's vDSO.\n"
+		"\n"
+		"  --tsc MODE   how the counter is read: rdtscp, lfence or rdtsc (sets FASTRAW_TSC)\n"
+		"  --debug      the library prints one line on stderr at start (sets FASTRAW_DEBUG=1)\n"
+		"  --stats      the library prints its call counts on stderr at exit (sets FASTRAW_STATS=1)\n"
+		"  --lib PATH   preload this libfastraw.so instead of searching for it\n"
+		"  -h, --help   print this help and exit\n"
+		"  --version    print the version and exit\n"
+		"\n"
+		"Without --lib, libfastraw.so is taken from %s, then from DIR/%s\n"
+		"and then DIR, where DIR holds this program (an installed tree moved elsewhere;\n"
+		"a build tree).\n"
+		"PROGRAM is searched for along PATH. Statically linked, set-user-ID, set-group-ID and\n"
+		"file-capable programs are refused: the dynamic loader would not preload into them.\n"
+		"\n"
+		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library; 126 PROGRAM cannot\n"
+		"be run with the library preloaded; 127 PROGRAM not found.\n",
+		FASTRAW_INSTALL_LIBDIR, FASTRAW_BIN_TO_LIB);
+}
+
+__attribute__((format(printf, 1, 2), noreturn)) static void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("fastraw: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n" USAGE_LINE "Run 'fastraw --help' for the options.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "tsc", required_argument, NULL, 't' },  { "debug", no_argument, NULL, 'd' },
+		{ "stats", no_argument, NULL, 's' },      { "lib", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },       { "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	/* '+': stop at the first non-option, so the program's own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (strcmp(optarg, "rdtsc") && strcmp(optarg, "rdtscp") && strcmp(optarg, "lfence"))
+				bad_usage("--tsc takes rdtsc, rdtscp or lfence, not '%s'", optarg);
+			o->tsc = optarg;
+			break;
+		case 'd':
+			o->debug = 1;
+			break;
+		case 's':
+			o->stats = 1;
+			break;
+		case 'l':
+			o->lib = optarg;
+			break;
+		case 'h':
+			help();
+			exit(0);
+		case 'V':
+			printf("fastraw %s\n", FASTRAW_VERSION);
+			exit(0);
+		case ':':
+			bad_usage("option '%s' needs a value", argv[optind - 1]);
+		default:
+			/* optopt names an unknown short option; for a long one it is 0. */
+			if (optopt)
+				bad_usage("unknown option '-%c'", optopt);
+			bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		bad_usage("no program to run");
+	return optind;
+}
+
+static void set_env(const char *name, const char *value)
+{
+	if (setenv(name, value, 1) != 0) {
+		fprintf(stderr, "fastraw: cannot set %s: %s\n", name, strerror(errno));
+		exit(EXIT_LAUNCHER);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char lib[PATH_MAX], prog[PATH_MAX], why[2048];
+	struct opts o = { 0 };
+	char *preload;
+	int first, rc, err;
+
+	first = parse(argc, argv, &o);
+	if (launcher_find_lib(o.lib, lib, sizeof(lib), why, sizeof(why)) != 0) {
+		fprintf(stderr, "fastraw: no usable libfastraw.so: %s%s\n", why,
+			o.lib ? "" : "; name one with --lib PATH");
+		return EXIT_LAUNCHER;
+	}
+	rc = launcher_resolve(argv[first], prog, sizeof(prog), why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "fastraw: %s: %s\n", argv[first], why);
+		return rc;
+	}
+	rc = launcher_check(prog, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "fastraw: %s: %s\n", prog, why);
+		return rc;
+	}
+	preload = launcher_preload_value(lib, getenv("LD_PRELOAD"));
+	if (!preload) {
+		fprintf(stderr, "fastraw: out of memory\n");
+		return EXIT_LAUNCHER;
+	}
+	set_env("LD_PRELOAD", preload);
+	free(preload);
+	if (o.tsc)
+		set_env("FASTRAW_TSC", o.tsc);
+	if (o.debug)
+		set_env("FASTRAW_DEBUG", "1");
+	if (o.stats)
+		set_env("FASTRAW_STATS", "1");
+	if (o.debug)
+		fprintf(stderr, "fastraw: launching %s with LD_PRELOAD=%s\n", prog, getenv("LD_PRELOAD"));
+	fflush(NULL);
+	execv(prog, argv + first);
+	err = errno;
+	fprintf(stderr, "fastraw: %s: %s\n", prog, strerror(err));
+	return err == ENOENT ? LAUNCHER_EXIT_NOT_FOUND : LAUNCHER_EXIT_CANNOT_RUN;
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* Finds libfastraw.so (command line, installed libdir, beside the launcher) and builds LD_PRELOAD around it. */
+#define _GNU_SOURCE
+#include "launcher/launcher_lib.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "launcher/launcher_elf.h"
+
+#if !defined(FASTRAW_INSTALL_LIBDIR) || !defined(FASTRAW_BIN_TO_LIB)
+#error "FASTRAW_INSTALL_LIBDIR and FASTRAW_BIN_TO_LIB must be defined (see tools/launcher/launcher.cmake)"
+#endif
+
+#define LIB_NAME "libfastraw.so"
+
+/* Why path cannot be preloaded, or NULL when it can; the real path goes to out. */
+static const char *unusable(const char *path, char *out)
+{
+	struct launcher_elf e;
+	int fd, err;
+
+	if (!realpath(path, out))
+		return strerror(errno);
+	fd = open(out, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return strerror(errno);
+	err = launcher_elf_read(fd, &e);
+	close(fd);
+	if (err == -ENOEXEC || err == -EINVAL)
+		return "not an ELF file";
+	if (err)
+		return strerror(-err);
+	if (!e.is_64 || !e.is_x86_64 || e.type != ET_DYN)
+		return "not an x86_64 shared library";
+	if (strpbrk(out, ": "))
+		return "its path holds ':' or ' ', which separate LD_PRELOAD entries";
+	return NULL;
+}
+
+/* The directory holding this launcher, from /proc/self/exe; 0 or -1. */
+static int self_dir(char *out, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", out, len - 1);
+	char *slash;
+
+	if (n <= 0 || (size_t)n >= len - 1)
+		return -1;
+	out[n] = '\0';
+	slash = strrchr(out, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+/* 1 when an snprintf into a PATH_MAX buffer returning len was not truncated. */
+static int fits(int len)
+{
+	return len >= 0 && len < PATH_MAX;
+}
+
+static void note(char *why, size_t whylen, const char *path, const char *reason)
+{
+	size_t used = strlen(why);
+
+	if (used < whylen)
+		snprintf(why + used, whylen - used, "%s%s (%s)", used ? ", " : "", path, reason);
+}
+
+int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char *why, size_t whylen)
+{
+	char cand[3][PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	const char *reason;
+	int n = 0;
+
+	why[0] = '\0';
+	if (explicit_path) {
+		if ((reason = unusable(explicit_path, real))) {
+			note(why, whylen, explicit_path, reason);
+			return -1;
+		}
+		return (size_t)snprintf(out, outlen, "%s", real) < outlen ? 0 : -1;
+	}
+	n += fits(snprintf(cand[n], PATH_MAX, "%s/%s", FASTRAW_INSTALL_LIBDIR, LIB_NAME));
+	if (self_dir(dir, sizeof(dir)) == 0) {
+		n += fits(snprintf(cand[n], PATH_MAX, "%s/%s/%s", dir, FASTRAW_BIN_TO_LIB, LIB_NAME));
+		n += fits(snprintf(cand[n], PATH_MAX, "%s/%s", dir, LIB_NAME));
+	}
+	for (int i = 0; i < n; i++) {
+		if (!(reason = unusable(cand[i], real)))
+			return (size_t)snprintf(out, outlen, "%s", real) < outlen ? 0 : -1;
+		note(why, whylen, cand[i], reason);
+	}
+	return -1;
+}
+
+static int same_file(const char *entry, const struct stat *lib)
+{
+	struct stat st;
+
+	/* An entry without '/' is a name the loader searches for, never our absolute path. */
+	return strchr(entry, '/') && stat(entry, &st) == 0 && st.st_dev == lib->st_dev &&
+	       st.st_ino == lib->st_ino;
+}
+
+char *launcher_preload_value(const char *lib, const char *old)
+{
+	size_t len = strlen(lib), cap = len + (old ? strlen(old) : 0) + 2;
+	char *val = malloc(cap), *copy = old ? strdup(old) : NULL, *save = NULL;
+	struct stat st;
+	int have_st;
+
+	if (!val || (old && !copy)) {
+		free(val);
+		free(copy);
+		return NULL;
+	}
+	have_st = stat(lib, &st) == 0;
+	memcpy(val, lib, len + 1);
+	/* The loader splits LD_PRELOAD on both ':' and ' '. */
+	for (char *e = copy ? strtok_r(copy, ": ", &save) : NULL; e; e = strtok_r(NULL, ": ", &save)) {
+		if (strcmp(e, lib) == 0 || (have_st && same_file(e, &st)))
+			continue;
+		val[len++] = ':';
+		memcpy(val + len, e, strlen(e) + 1);
+		len += strlen(e);
+	}
+	free(copy);
+	return val;
+}
