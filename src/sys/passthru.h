@@ -13,8 +13,12 @@ typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
 
-/* Starts at an init trampoline that resolves the real vDSO and swaps itself out on first use. */
-extern fr_real_fn fr_real;
+/*
+ * Starts at an init trampoline that resolves the real vDSO and swaps itself out on first use.
+ * Declared hidden: -fvisibility=hidden covers definitions only, and without it every other
+ * file would load the pointer through the GOT, one more load on each pass-through call.
+ */
+extern fr_real_fn fr_real __attribute__((visibility("hidden")));
 
 /* The pass-through target, resolving and publishing it first if no one has yet. */
 fr_real_fn fr_real_get(void);
