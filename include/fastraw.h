@@ -74,6 +74,9 @@ struct fastraw_info {
 	const char *reason;     /* why pass-through when !active; "active" otherwise */
 	const char *source;     /* "kernel" (exact, from the data pages), "calibrated" (estimated from
 				   the counter, within 2 us of the kernel after warm-up) or "none" */
+	const char *era_note;   /* "" when era is the kernel release's own layout; else why it was
+				   assumed, e.g. "assumed: kernel 8.1 is newer than the newest known,
+				   7.3; page and vDSO agree" (the page checks and the self-test chose it) */
 };
 
 /*

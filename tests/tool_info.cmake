@@ -5,7 +5,7 @@ if(FASTRAW_SANITIZE)
   # The tool is built with ASan; libfastraw.so preloaded ahead of its runtime is expected here.
   set(fr_info_env "ASAN_OPTIONS=verify_asan_link_order=0")
 endif()
-foreach(case plain preload env json usage timens)
+foreach(case plain preload env json usage timens release)
   add_test(NAME tool_info_${case}
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/info_transcript.sh ${case}
       $<TARGET_FILE:fastraw-info> $<TARGET_FILE:fastraw>)

@@ -127,6 +127,7 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 	full.reason = st->active || st->calibrated ? "active" : st->reason;
 	full.active = st->active || st->calibrated;
 	full.source = st->active ? "kernel" : st->calibrated ? "calibrated" : "none";
+	full.era_note = st->pick.assumed ? st->pick.note : "";
 	__builtin_memcpy(info, &full, n);
 	return 0;
 }

@@ -26,8 +26,19 @@ static const struct fr_layout layouts[] = {
 	{ "6.17+", FR_RULES_6_10, 6, 0, 0xE8, 8, 0x918, 1, 0x7FFFFFFFu, 4 },
 };
 
-/* The newest major version whose layout we know: a later one may have moved everything. */
-#define FR_NEWEST_MAJOR 6
+/*
+ * The first release of each layout above, same order. 6.19-7.3 keep the 6.17 layout: 7.2's and
+ * 7.3's include/vdso/datapage.h and arch/x86/include/asm/vdso/{vsyscall,gettimeofday}.h give
+ * the same struct vdso_clock (0xE8), aux_clock_data[8], hrtimer_res at 0x918, [vvar] 6 pages
+ * below the vDSO and the 6.10 delta rules, and their vDSO reads RAW at vdso - 0x6000 + 0xE8.
+ * 6.18 was measured; 6.19-7.1 lie between and are taken to match (KERNEL-DATA.md section 12).
+ */
+static const struct {
+	unsigned major, minor;
+} first[] = { { 5, 3 }, { 5, 6 }, { 5, 7 }, { 6, 5 }, { 6, 10 }, { 6, 13 }, { 6, 15 }, { 6, 17 } };
+
+#define N_LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
+_Static_assert(sizeof(first) / sizeof(first[0]) == N_LAYOUTS, "one first release per layout");
 
 static const char *parse_uint(const char *s, unsigned *out)
 {
@@ -39,53 +50,69 @@ static const char *parse_uint(const char *s, unsigned *out)
 		s++;
 		digits++;
 	}
-	if (!digits)
+	if (!digits || (*s >= '0' && *s <= '9'))
 		return NULL;
 	*out = v;
 	return s;
 }
 
+int fr_release_parse(const char *release, unsigned *major, unsigned *minor)
+{
+	const char *s = release ? parse_uint(release, major) : NULL;
+
+	return s && *s == '.' && parse_uint(s + 1, minor) ? 0 : -1;
+}
+
+/* Whether release major.minor comes before a.b. */
+static int before(unsigned major, unsigned minor, unsigned a, unsigned b)
+{
+	return major < a || (major == a && minor < b);
+}
+
+const struct fr_layout *fr_layout_for_release_kind(const char *release, const char **why,
+						   enum fr_release_kind *kind)
+{
+	enum fr_release_kind k = FR_REL_KNOWN;
+	const struct fr_layout *lay = NULL;
+	unsigned major, minor;
+
+	*why = NULL;
+	if (fr_release_parse(release, &major, &minor) != 0) {
+		k = FR_REL_UNPARSED;
+		*why = "kernel release not understood";
+	} else if (!before(major, minor, FR_NEWEST_KNOWN_MAJOR, FR_NEWEST_KNOWN_MINOR + 1)) {
+		k = FR_REL_NEWER;
+		*why = "kernel newer than the newest this build knows (" FR_NEWEST_KNOWN ")";
+	} else if (before(major, minor, first[0].major, first[0].minor)) {
+		k = FR_REL_OLD;
+		*why = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
+	}
+	if (k == FR_REL_KNOWN) {
+		for (size_t i = 0; i < N_LAYOUTS; i++) {
+			if (!before(major, minor, first[i].major, first[i].minor))
+				lay = &layouts[i];
+		}
+	}
+	if (kind)
+		*kind = k;
+	return lay;
+}
+
 const struct fr_layout *fr_layout_for_release(const char *release, const char **why)
 {
-	unsigned major, minor, v;
-	const char *s = release ? parse_uint(release, &major) : NULL;
+	return fr_layout_for_release_kind(release, why, NULL);
+}
 
-	if (!s || *s != '.' || !(s = parse_uint(s + 1, &minor))) {
-		*why = "kernel release not understood";
-		return NULL;
-	}
-	if (major > FR_NEWEST_MAJOR) {
-		*why = "kernel newer than the data-page layouts this build knows";
-		return NULL;
-	}
-	v = major * 1000 + minor;
-	if (v < 5003) {
-		*why = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
-		return NULL;
-	}
-	*why = NULL;
-	if (v < 5006)
-		return &layouts[0];
-	if (v < 5007)
-		return &layouts[1];
-	if (v < 6005)
-		return &layouts[2];
-	if (v < 6010)
-		return &layouts[3];
-	if (v < 6013)
-		return &layouts[4];
-	if (v < 6015)
-		return &layouts[5];
-	if (v < 6017)
-		return &layouts[6];
-	return &layouts[7];
+const struct fr_layout *fr_layout_newest(unsigned i)
+{
+	return i < N_LAYOUTS ? &layouts[N_LAYOUTS - 1 - i] : NULL;
 }
 
 const struct fr_layout *fr_layout_by_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+	for (size_t i = 0; i < N_LAYOUTS; i++) {
 		const char *l = layouts[i].name;
 
 		if (strncmp(l, name, n) == 0 && (l[n] == '\0' || l[n] == '-' || l[n] == '+'))
@@ -197,6 +224,52 @@ const char *fr_kdata_check(const struct fr_kdata *kd)
 		const char *why = NULL;
 
 		if (check_once(kd, page, &why))
+			return why;
+	}
+	return "data page never settled (seq odd or changing)";
+}
+
+/* The extra evidence of fr_kdata_check_strict, inside one seqcount window; 1 if the window held. */
+static int strict_once(const struct fr_kdata *kd, uint32_t page, const char **why)
+{
+	const struct fr_layout *lay = kd->lay;
+	const volatile uint8_t *raw = fr_raw_entry(kd, page);
+	const volatile uint8_t *hres = raw - lay->clock_size;
+	uint32_t seq = ld32(raw + FR_OFF_SEQ), fs = lay->field_shift, mode;
+
+	if (seq & 1)
+		return 0;
+	__asm__ volatile("" ::: "memory");
+	mode = ld32(raw + FR_OFF_MODE);
+	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
+		*why = "clock mode not one the fast path computes";
+	else if (ld32(hres + lay->hrtimer_off) != 1)
+		*why = "hrtimer_res is not 1";
+	else if (ld64(raw + FR_OFF_CYCLE_LAST) != ld64(hres + FR_OFF_CYCLE_LAST) ||
+		 ld64(raw + FR_OFF_MASK + fs) != ld64(hres + FR_OFF_MASK + fs) ||
+		 ld32(raw + FR_OFF_SHIFT + fs) != ld32(hres + FR_OFF_SHIFT + fs) ||
+		 (fs && ld64(raw + FR_OFF_MAX_CYCLES) != ld64(hres + FR_OFF_MAX_CYCLES)))
+		*why = "the two clock entries disagree on their clocksource";
+	__asm__ volatile("" ::: "memory");
+	return ld32(raw + FR_OFF_SEQ) == seq;
+}
+
+const char *fr_kdata_check_strict(const struct fr_kdata *kd)
+{
+	const char *why = fr_kdata_check(kd);
+	uint32_t page = 0;
+
+	if (why)
+		return why;
+	if (fr_kdata_in_timens(kd)) {
+		/* The namespace page gives every entry seq 1 and the marker (kernel/time/namespace.c). */
+		if (ld32(fr_raw_entry(kd, 0) - kd->lay->clock_size + FR_OFF_SEQ) != 1)
+			return "time-namespace page not as expected";
+		page = kd->lay->timens_page;
+	}
+	for (int i = 0; i < FR_SEQ_TRIES * 16; i++) {
+		why = NULL;
+		if (strict_once(kd, page, &why))
 			return why;
 	}
 	return "data page never settled (seq odd or changing)";

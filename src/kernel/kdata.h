@@ -68,11 +68,39 @@ struct fr_kdata {
 void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
 		   const volatile uint8_t *vclock);
 
-/* The layout for a kernel release ("6.18.44-fc"), or NULL with *why set: pre-5.3, newer than known, or unparsable. */
+/*
+ * The newest kernel release whose data-page layout and vDSO code this build was checked against
+ * (7.2 and 7.3 from Debian's headers and vDSO binaries; ../shared/KERNEL-DATA.md section 12).
+ * A newer release is not refused for its number: see runtime/locate.h.
+ */
+#define FR_NEWEST_KNOWN_MAJOR 7u
+#define FR_NEWEST_KNOWN_MINOR 3u
+#define FR_NEWEST_KNOWN "7.3"
+
+/* Where a release stands against the known layouts. */
+enum fr_release_kind {
+	FR_REL_KNOWN,     /* one era's release range covers it */
+	FR_REL_OLD,       /* before 5.3: no RAW data by its number */
+	FR_REL_NEWER,     /* after FR_NEWEST_KNOWN */
+	FR_REL_UNPARSED,  /* not "MAJOR.MINOR..." */
+};
+
+/* The major and minor of a release ("6.18.44-fc" gives 6, 18); 0, or -1 when it has no "N.N" start. */
+int fr_release_parse(const char *release, unsigned *major, unsigned *minor);
+
+/*
+ * The layout for a kernel release ("6.18.44-fc"), or NULL with *why set: pre-5.3, newer than
+ * known, or unparsable. *kind (may be NULL) says which.
+ */
+const struct fr_layout *fr_layout_for_release_kind(const char *release, const char **why,
+						   enum fr_release_kind *kind);
 const struct fr_layout *fr_layout_for_release(const char *release, const char **why);
 
 /* The layout whose name starts with name ("5.3", "6.10", "6.15"...), for tests and tools. */
 const struct fr_layout *fr_layout_by_name(const char *name);
+
+/* The known layouts newest first: i = 0 is the newest; NULL past the oldest. */
+const struct fr_layout *fr_layout_newest(unsigned i);
 
 /* The CS_RAW entry of a data page (page index 0, or timens_page for the real data in a namespace). */
 static inline const volatile uint8_t *fr_raw_entry(const struct fr_kdata *kd, uint32_t page)
@@ -86,6 +114,14 @@ static inline const volatile uint8_t *fr_raw_entry(const struct fr_kdata *kd, ui
  * static string naming the first inconsistency.
  */
 const char *fr_kdata_check(const struct fr_kdata *kd);
+
+/*
+ * fr_kdata_check, and more, for a layout that the release number does not name: a wrong layout
+ * must not pass. The clock mode is one the fast path computes (TSC or pvclock), hrtimer_res is
+ * exactly 1, and both entries, which the kernel fills from one clocksource, agree on cycle_last,
+ * mask, shift (and max_cycles); inside a namespace both entries carry its marker. NULL, or why not.
+ */
+const char *fr_kdata_check_strict(const struct fr_kdata *kd);
 
 /* Whether the page at kd is inside a time namespace (namespace marker in the RAW entry). */
 int fr_kdata_in_timens(const struct fr_kdata *kd);

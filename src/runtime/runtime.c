@@ -13,7 +13,6 @@
 #include "sys/dynsym.h"
 #include "sys/env.h"
 #include "sys/log.h"
-#include "sys/maps.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
 
@@ -84,37 +83,8 @@ struct plan {
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
 };
 
-const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era)
-{
-	const struct fr_layout *lay;
-	struct fr_maps maps;
-	const char *why;
-	uintptr_t vvar, vdso, vclock;
-
-	if (!release)
-		return "uname failed";
-	lay = fr_layout_for_release(release, &why);
-	if (!lay)
-		return why;
-	*era = lay->name;
-	if (fr_maps_read(&maps) == 0) {
-		if (!maps.vdso || !maps.vvar)
-			return "no [vdso] or [vvar] mapping";
-		vdso = maps.vdso;
-		vvar = maps.vvar;
-		if (vdso - vvar != (uintptr_t)lay->pages_below * FR_PAGE_SIZE)
-			return "[vvar] is not where this kernel era puts it";
-		vclock = maps.vvar_vclock ? maps.vvar_vclock : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
-	} else {
-		vdso = (uintptr_t)fr_vdso_base();
-		if (!vdso)
-			return "no vDSO in this process";
-		vvar = vdso - (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
-		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
-	}
-	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
-	return fr_kdata_check(kd);
-}
+/* The release fr_init_as decides for, instead of uname's; NULL in the library. */
+static const char *release_seam;
 
 static void plan_make(struct plan *p, fr_real_fn real)
 {
@@ -122,9 +92,12 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	int located = 0;
 
 	__builtin_memset(p, 0, sizeof(*p));
-	p->st.era = "none";
+	p->st.era = p->st.pick.era = "none";
 	p->st.mode = -1;
-	p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
+	if (release_seam)
+		p->st.release = release_seam;
+	else
+		p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
 	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
@@ -132,7 +105,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		why = "disabled by FASTRAW_DISABLE";
 	else if (p->env.source == FR_SRC_OFF)
 		why = "disabled by FASTRAW_SOURCE=off";
-	else if (!(why = fr_locate(p->st.release, &p->kd, &p->st.era))) {
+	else if (!(why = fr_locate(p->st.release, fr_counter_for(p->st.counter), real, &p->kd, &p->st.pick))) {
 		located = 1;
 		p->st.mode = fr_kdata_mode(&p->kd);
 		/* Say so plainly: the self-test would only report that no call could be served. */
@@ -143,6 +116,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		else
 			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	}
+	p->st.era = p->st.pick.era;
 	p->st.active = why == NULL;
 	p->st.reason = why;
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
@@ -186,6 +160,11 @@ static void report(const struct plan *p)
 	fr_line_add(&l, p->st.release ? p->st.release : "?");
 	fr_line_add(&l, " era=");
 	fr_line_add(&l, p->st.era);
+	if (p->st.pick.assumed) {
+		fr_line_add(&l, " (");
+		fr_line_add(&l, p->st.pick.note);
+		fr_line_add(&l, ")");
+	}
 	fr_line_add(&l, " clock=");
 	fr_line_add(&l, p->st.mode < 0 ? "unknown" : fr_mode_name(p->st.mode));
 	fr_line_add(&l, " counter=");
@@ -249,6 +228,9 @@ static void init_once(void)
 	status_uts = p.uts;
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
+	/* A composed reason lives in the plan's pick: point at the published copy. */
+	if (p.st.reason == p.st.pick.why)
+		status.reason = status.pick.why;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
 	if (p.st.calibrated)
 		fr_calsrc_setup(p.seed.mult);
@@ -270,6 +252,12 @@ void fr_init(void)
 	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) == raw_init)
 		init_once();
 	errno = saved;
+}
+
+void fr_init_as(const char *release)
+{
+	release_seam = release;
+	fr_init();
 }
 
 const struct fr_status *fr_status_get(void)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "kernel/kdata.h"
+#include "runtime/locate.h"
 #include "sys/counter.h"
 #include "sys/passthru.h"
 
@@ -26,6 +27,7 @@ int fr_clock_gettime(clockid_t clk, struct timespec *ts);
 struct fr_status {
 	const char *release;           /* kernel release (uname) */
 	const char *era;               /* layout name, or "none" */
+	struct fr_pick pick;           /* how the layout was chosen: assumed, and why (pick.note) */
 	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
 	enum fr_counter_mode counter;  /* counter read in use */
 	int active;                    /* fast path serves RAW from the kernel's data */
@@ -34,18 +36,17 @@ struct fr_status {
 	const char *cal_note;          /* calibrated: the seed; otherwise why not, or NULL if not tried */
 };
 
-/*
- * Finds this process's data pages for the kernel release (from /proc/self/maps, else below
- * AT_SYSINFO_EHDR), sets *era, fills kd, and checks the page against the era. Returns NULL,
- * or why the pages cannot be used (kd is filled as far as it got).
- */
-const char *fr_locate(const char *release, struct fr_kdata *kd, const char **era);
-
 /* The process environment, also before libc's start-up has set environ (a preinit array). */
 char **fr_environment(void);
 
 /* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
 void fr_init(void);
+
+/*
+ * A seam for tools and tests, never reached from the preloaded library: fr_init, deciding as if
+ * uname said release (kept, not copied). Only the first initialisation of a process decides.
+ */
+void fr_init_as(const char *release);
 
 /* The decision, once initialisation has published it; NULL before. */
 const struct fr_status *fr_status_get(void);

@@ -57,7 +57,7 @@ const char *e2e_default_counter(void);
 int e2e_cpu_has_rdtscp(void);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
-   it, this clocksource, the given counter (NULL: the default) and ending in "active". */
+   it (or one marked "(assumed: ...)"), this clocksource, the given counter (NULL: the default) and ending in "active". */
 void e2e_assert_debug_active(const char *err, const char *counter);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers

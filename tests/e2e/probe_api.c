@@ -100,6 +100,8 @@ int main(int argc, char **argv)
 	printf("info_full=%d\n", in.size == sizeof(in));
 	printf("info_size=%zu\nactive=%d\nera=%s\nclock_mode=%s\ncounter=%s\nreason=%s\nkernel=%s\n", in.size,
 	       in.active, in.era, in.clock_mode, in.counter, in.reason, in.kernel);
+	/* The last field: "" where the release names the era, else "assumed: ..." (never unfilled). */
+	printf("era_note_ok=%d\n", in.era_note != NULL && (in.era_note[0] == '\0' || strncmp(in.era_note, "assumed: ", 9) == 0));
 	memset(&small, 0x55, sizeof(small));
 	small.size = offsetof(struct fastraw_info, kernel);
 	printf("info_small_ret=%d\ninfo_small_size=%zu\ninfo_small_untouched=%d\n", fastraw_info(&small), small.size,

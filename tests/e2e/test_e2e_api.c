@@ -91,6 +91,7 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 	e2e_assert_served(r, "served");
 	ck_assert_int_eq(e2e_int_value(r->out, "info_ret"), 0);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_full"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "era_note_ok"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_ret"), 0);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_size"), 16);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_untouched"), 1);

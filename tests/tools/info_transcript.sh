@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Transcript tests of fastraw-info, its answers checked against uname, sysfs, /proc/cpuinfo, dmesg and its environment.
-# Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env json usage timens.
+# Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env json usage timens release.
 # Exit 0 pass, 1 fail, 77 skip.
 set -u
 what=${1:?usage: info_transcript.sh CASE TOOL LIBRARY}
@@ -199,7 +199,7 @@ def check(desc, ok):
     global bad
     print(("ok: " if ok else "FAIL: ") + desc)
     bad += not ok
-keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_problem", "clock_mode",
+keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_era_note", "vdso_problem", "clock_mode",
         "pvclock_stable", "cpu_vendor", "cpu_brand", "invariant_tsc", "rdtscp", "counter", "counter_reason",
         "warnings", "fast_path_active", "fast_path_reason", "source", "calibrated_eligible",
         "calibrated_reason", "calibrated_seed", "raw_mult", "raw_shift", "raw_counter_hz",
@@ -208,6 +208,7 @@ keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_pro
 j, jp, jd = (json.load(open(f"{tmp}/{n}.out")) for n in ("j", "jp", "jd"))
 check("keys", list(j) == keys)
 check("kernel", j["kernel"] == release)
+check("the release names the layout: no note", j["vdso_era_note"] is None)
 check("booleans", all(isinstance(j[k], bool) for k in ("invariant_tsc", "rdtscp", "fast_path_active",
                                                        "time_namespace", "preloaded")))
 check("rdtscp", j["rdtscp"] == (rdtscp == "yes"))
@@ -272,6 +273,71 @@ timens)
 	active_expected ns_pre
 	eq "preloaded namespace agreement" "$(field ns_pre agreement)" \
 		"100000 samples, 0 violations (libfastraw fast path)"
+	;;
+release)
+	# --release R: the library's own start-up decision and FASTRAW_DEBUG line, as if uname said R.
+	run real "$tool" -n 0
+	era=$(field real 'vdso era')
+	mode=$(field real 'clock mode')
+	counter=${default_counter%% *}
+	run same env FASTRAW_DEBUG=1 "$tool" -n 0 --release "$(uname -r)"
+	eq "--release of this kernel: same era" "$(field same 'vdso era')" "$era"
+	eq "--release of this kernel: debug line" "$(grep '^fastraw: kernel=' "$tmp/same.err" | cut -d' ' -f1-3)" \
+		"fastraw: kernel=$(uname -r) era=$era"
+	newer="kernel 99.1 is newer than the newest known, 7.3"
+	run newer env FASTRAW_DEBUG=1 "$tool" -n 1000 --release 99.1.0-test
+	rc newer 0
+	line=$(grep '^fastraw: kernel=' "$tmp/newer.err")
+	case "$era/$mode" in
+	"6.17+/tsc" | "6.17+/pvclock")
+		# The newest known layout and a clock mode the fast path computes: assumed, and served.
+		note="assumed: $newer; page and vDSO agree"
+		eq "newer release: debug line" "$line" \
+			"fastraw: kernel=99.1.0-test era=6.17+ ($note) clock=$mode counter=$counter active"
+		eq "newer release: vdso era" "$(field newer 'vdso era')" "6.17+ ($note)"
+		eq "newer release: fast path" "$(field newer 'fast path')" active
+		eq "newer release: agreement" "$(field newer agreement)" "1000 samples, 0 violations (libc)"
+		run newer_json "$tool" -n 0 --json --release 99.1.0-test
+		grep -qF "\"vdso_era_note\": \"$note\"," "$tmp/newer_json.out" && echo "ok: newer release: json note" ||
+			fail "newer release: json has no vdso_era_note \"$note\""
+		;;
+	*)
+		# Any other layout or mode: refused, with the reason.
+		case $line in
+		"fastraw: kernel=99.1.0-test era=none clock=unknown counter=$counter "*"$newer"*)
+			echo "ok: newer release refused on a $era/$mode page: $line" ;;
+		*) fail "newer release on a $era/$mode page: $line" ;;
+		esac
+		;;
+	esac
+	# A release of an era whose [vvar] sits elsewhere: the page and the vDSO decide.
+	case $era in
+	6.15-6.16 | 6.17+) other=6.12.0-211.el10; says=6.10-6.12; short=6.12 ;;
+	*) other=6.18.0; says=6.17+; short=6.18 ;;
+	esac
+	run other env FASTRAW_DEBUG=1 "$tool" -n 0 --release "$other"
+	line=$(grep '^fastraw: kernel=' "$tmp/other.err")
+	case $mode in
+	tsc | pvclock)
+		note="assumed: release $short says $says, whose page checks fail ([vvar] is not where this kernel era puts it); page and vDSO agree"
+		case $line in
+		"fastraw: kernel=$other era="*" ($note) clock=$mode counter=$counter active")
+			echo "ok: release $short on a $era page: assumed" ;;
+		*) fail "release $short on a $era page: $line" ;;
+		esac
+		case $era in
+		6.15-6.16 | 6.17+) eq "release $short: the real layout" "$(field other 'vdso era')" "$era ($note)" ;;
+		esac
+		;;
+	*)
+		case $line in
+		*"passthrough: [vvar] is not where this kernel era puts it; no other layout matches the page"* | \
+			*"kernel data not used: [vvar] is not where this kernel era puts it; no other layout matches the page"*)
+			echo "ok: release $short on a $era/$mode page: refused" ;;
+		*) fail "release $short on a $era/$mode page: $line" ;;
+		esac
+		;;
+	esac
 	;;
 *)
 	echo "unknown case: $what"

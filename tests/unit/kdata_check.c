@@ -160,10 +160,22 @@ TCase *kdata_check_tcase(void)
 static void expect_era(const char *release, const char *name)
 {
 	const char *why = "unset";
-	const struct fr_layout *lay = fr_layout_for_release(release, &why);
+	enum fr_release_kind kind = FR_REL_UNPARSED;
+	const struct fr_layout *lay = fr_layout_for_release_kind(release, &why, &kind);
 
 	ck_assert_msg(lay != NULL, "%s: no layout (%s)", release, why);
 	ck_assert_str_eq(lay->name, name);
+	ck_assert_ptr_null(why);
+	ck_assert_int_eq(kind, FR_REL_KNOWN);
+}
+
+static void expect_kind(const char *release, enum fr_release_kind want)
+{
+	const char *why = NULL;
+	enum fr_release_kind kind = FR_REL_KNOWN;
+
+	ck_assert_ptr_null(fr_layout_for_release_kind(release, &why, &kind));
+	ck_assert_msg(kind == want, "\"%s\": kind %d, want %d", release, kind, want);
 }
 
 static void expect_none(const char *release, const char *mention)
@@ -179,6 +191,15 @@ static void expect_none(const char *release, const char *mention)
 
 START_TEST(layout_for_release)
 {
+	/* 6.19-7.3: the 6.17 layout (7.2.13 and 7.3-rc7 from Debian's headers and vDSO binaries). */
+	expect_era("7.3", "6.17+");
+	expect_era("7.3-cloud-amd64", "6.17+");
+	expect_era("7.3.0-rc7", "6.17+");
+	expect_era("7.2.13+deb14-cloud-amd64", "6.17+");
+	expect_era("7.1.4", "6.17+");
+	expect_era("7.0.0", "6.17+");
+	expect_era("6.19.2-arch1-1", "6.17+");
+	expect_era("6.18.0-rc1+", "6.17+");
 	expect_era("6.18.44-fc-v782", "6.17+");
 	expect_era("6.17.0", "6.17+");
 	expect_era("6.16.9", "6.15-6.16");
@@ -198,11 +219,30 @@ START_TEST(layout_for_release)
 	expect_none("5.2.21", "5.3");
 	expect_none("4.19.0", "5.3");
 	expect_none("3.10.0-1160.el7.x86_64", "5.3");
-	expect_none("7.0.0", NULL);
-	expect_none("garbage", NULL);
-	expect_none("", NULL);
-	expect_none("6", NULL);
-	expect_none("6.", NULL);
+	/* Past the newest known release: no layout by number (runtime/locate.c may still assume one). */
+	expect_none("7.4.0", "newer");
+	expect_none("7.10.1", "newer");
+	expect_none("8.1.0-generic", "newer");
+	expect_none("99999.1", "newer");
+	expect_kind("7.4", FR_REL_NEWER);
+	expect_kind("4.18.0-553.el8_10.x86_64", FR_REL_OLD);
+	expect_none("garbage", "not understood");
+	expect_none("", "not understood");
+	expect_none("6", "not understood");
+	expect_none("7", "not understood");
+	expect_none("6.", "not understood");
+	expect_none(".18", "not understood");
+	expect_none(NULL, "not understood");
+	/* Seven digits are no kernel's: not read as a smaller number. */
+	expect_none("1234567.1", "not understood");
+	expect_none("6.1234567", "not understood");
+	expect_kind("7", FR_REL_UNPARSED);
+	/* The newest-first order covers every layout once, 6.17+ first. */
+	ck_assert_str_eq(fr_layout_newest(0)->name, "6.17+");
+	ck_assert_str_eq(fr_layout_newest(N_ERAS - 1)->name, "5.3-5.5");
+	ck_assert_ptr_null(fr_layout_newest(N_ERAS));
+	for (unsigned i = 0; i < N_ERAS; i++)
+		ck_assert_ptr_eq(fr_layout_newest(i), fr_layout_by_name(eras[N_ERAS - 1 - i].name));
 }
 END_TEST
 
@@ -236,6 +276,7 @@ START_TEST(names)
 	ck_assert_ptr_null(fr_layout_by_name("6.1"));
 	ck_assert_ptr_null(fr_layout_by_name("4.19"));
 	ck_assert_ptr_null(fr_layout_by_name("7"));
+	ck_assert_ptr_null(fr_layout_by_name("7.3"));
 	ck_assert_str_eq(fr_mode_name(FR_MODE_NONE), "none");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_TSC), "tsc");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_PVCLOCK), "pvclock");

@@ -130,6 +130,15 @@ void synth_set_clock(struct synth *s, uint32_t page, const struct clockvals *v)
 	synth_put32(s->vvar + page * FR_PAGE_SIZE + s->era->hrtimer, 1);
 }
 
+void synth_share_clocksource(struct synth *s, uint32_t page)
+{
+	uint8_t *raw = s->vvar + page * FR_PAGE_SIZE + s->era->raw, *hres = raw - s->era->size;
+
+	memcpy(hres + O_LAST, raw + O_LAST, 8);
+	if (s->era->has_max)
+		memcpy(hres + O_MAX, raw + O_MAX, 8);
+}
+
 void synth_set_pv(struct synth *s, const struct pvvals *p)
 {
 	if (!s->pv_open)

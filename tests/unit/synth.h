@@ -75,6 +75,8 @@ void synth_init(struct synth *s, int era_index);
 void synth_free(struct synth *s);
 /* Writes both entries of data page `page` (RAW gets v; clock_data[0] a different clocksource) and hrtimer_res. */
 void synth_set_clock(struct synth *s, uint32_t page, const struct clockvals *v);
+/* Gives clock_data[0] the RAW entry's cycle_last and max_cycles, as the kernel does (one clocksource). */
+void synth_share_clocksource(struct synth *s, uint32_t page);
 void synth_set_pv(struct synth *s, const struct pvvals *p);
 /* Makes the pvclock page fault again, as it does while the clock mode is not pvclock. */
 void synth_close_pv(struct synth *s);
@@ -104,5 +106,7 @@ void synth_check_read(struct synth *s, const struct clockvals *v, const struct p
 /* Test cases of fr_kdata_check and the layout tables (kdata_check.c). */
 TCase *kdata_check_tcase(void);
 TCase *kdata_release_tcase(void);
+/* Test cases of fr_kdata_check_strict and fr_locate_in on synthetic pages (kdata_pick.c). */
+TCase *kdata_pick_tcase(void);
 
 #endif

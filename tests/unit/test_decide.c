@@ -8,6 +8,7 @@
 
 #include "run_suite.h"
 #include "runtime/decide.h"
+#include "runtime/locate.h"
 #include "synth.h"
 #include "sys/maps.h"
 #include "sys/vdso_elf.h"
@@ -118,6 +119,58 @@ START_TEST(self_test_needs_a_vdso)
 }
 END_TEST
 
+/*
+ * On this host, through the release seam of fr_locate: a release newer than the newest known
+ * reaches the layout of the real release when that is the newest layout and its clock mode is one
+ * the fast path computes (the real self-test judging), and is refused otherwise. A release of an
+ * era whose [vvar] sits elsewhere (6.12 here, 6.18 on an older host) ends on the same bytes as the
+ * real release, assumed, or is refused where the real page is not in a mode the fast path computes.
+ */
+START_TEST(fake_releases_on_the_live_host)
+{
+	fr_counter_fn ctr = fr_counter_for(FR_CTR_LFENCE);
+	struct fr_kdata real_kd, kd;
+	struct fr_pick real_pick, pick;
+	struct utsname u;
+	const char *why, *other;
+	int mode, newest;
+
+	ck_assert_int_eq(uname(&u), 0);
+	why = fr_locate(u.release, ctr, live_vdso(), &real_kd, &real_pick);
+	if (why) {
+		printf("SKIP: fake_releases_on_the_live_host: the real release %s is not served: %s\n", u.release, why);
+		return;
+	}
+	ck_assert_int_eq(real_pick.assumed, 0);
+	mode = fr_kdata_mode(&real_kd);
+	newest = real_kd.lay == fr_layout_newest(0);
+	why = fr_locate("99.1.0-fake", ctr, live_vdso(), &kd, &pick);
+	if (newest && (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK) && !fr_kdata_check_strict(&real_kd)) {
+		ck_assert_msg(why == NULL, "kernel %s, mode %s: 99.1 refused: %s", u.release, fr_mode_name(mode), why);
+		ck_assert_ptr_eq(kd.lay, real_kd.lay);
+		ck_assert(kd.vvar == real_kd.vvar && kd.raw0 == real_kd.raw0 && kd.vclock == real_kd.vclock);
+		ck_assert_int_eq(pick.assumed, 1);
+		ck_assert_str_eq(pick.note, "assumed: kernel 99.1 is newer than the newest known, 7.3; page and vDSO agree");
+	} else {
+		printf("kernel %s (%s, mode %s): a newer release must be refused\n", u.release, real_kd.lay->name,
+		       fr_mode_name(mode));
+		ck_assert_ptr_nonnull(why);
+		ck_assert_msg(strstr(why, "kernel 99.1 is newer than the newest known, 7.3"), "%s", why);
+		ck_assert_str_eq(pick.era, "none");
+	}
+	other = real_kd.lay->pages_below == 6 ? "6.12.0-211.el10.x86_64" : "6.18.0";
+	why = fr_locate(other, ctr, live_vdso(), &kd, &pick);
+	if (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK) {
+		ck_assert_msg(why == NULL, "kernel %s as %s: %s", u.release, other, why);
+		ck_assert_int_eq(pick.assumed, 1);
+		ck_assert(kd.raw0 == real_kd.raw0 && kd.lay->field_shift == real_kd.lay->field_shift);
+		ck_assert_ptr_nonnull(strstr(pick.note, "whose page checks fail ([vvar] is not where this kernel era puts it)"));
+	} else {
+		ck_assert_ptr_nonnull(why);
+	}
+}
+END_TEST
+
 /* Every era's layout has a fast path for every counter read (the instances fit the layouts). */
 START_TEST(every_layout_has_fast_paths)
 {
@@ -141,6 +194,7 @@ static Suite *decide_suite(void)
 	tcase_add_test(tc, counter_choice);
 	tcase_add_test(tc, every_layout_has_fast_paths);
 	tcase_add_test(tc, self_test_passes_on_live_pages);
+	tcase_add_test(tc, fake_releases_on_the_live_host);
 	tcase_add_test(tc, self_test_fails_on_a_wrong_page);
 	tcase_add_test(tc, self_test_needs_a_served_call);
 	tcase_add_test(tc, self_test_needs_a_vdso);

@@ -390,6 +390,7 @@ static Suite *kdata_suite(void)
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, kdata_check_tcase());
 	suite_add_tcase(s, kdata_release_tcase());
+	suite_add_tcase(s, kdata_pick_tcase());
 	return s;
 }
 

@@ -22,12 +22,14 @@ extern char **environ;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: fastraw-info [--json] [--samples N]\n"
+		"usage: fastraw-info [--json] [--samples N] [--release R]\n"
 		"Shows the kernel's clock data, the CPU's counter features and what libfastraw would do\n"
 		"in a process preloaded with it (FASTRAW_TSC and FASTRAW_DISABLE are honoured), then\n"
 		"checks clock_gettime(CLOCK_MONOTONIC_RAW) against the system call.\n"
 		"  -j, --json       one JSON object instead of \"key: value\" lines\n"
 		"  -n, --samples N  agreement samples, 0 to skip (default %ld)\n"
+		"  -r, --release R  decide as if the kernel release were R (a test seam: which layout the\n"
+		"                   page and the vDSO prove; a preloaded library is not affected)\n"
 		"  -h, --help       this text\n"
 		"Exit status: 0 report printed, 1 it could not be, 2 bad usage.\n",
 		DEFAULT_SAMPLES);
@@ -45,7 +47,7 @@ static int bad_usage(const char *what, const char *arg)
  * already printed this process's warnings (and the FASTRAW_DEBUG line); the tool's copy of the
  * same code would print them a second time, so its stderr is parked on /dev/null meanwhile.
  */
-static const struct fr_status *decide(int quiet)
+static const struct fr_status *decide(int quiet, const char *release)
 {
 	int saved = -1, null_fd;
 
@@ -57,7 +59,10 @@ static const struct fr_status *decide(int quiet)
 		if (null_fd >= 0)
 			close(null_fd);
 	}
-	fr_init();
+	if (release)
+		fr_init_as(release);
+	else
+		fr_init();
 	if (saved >= 0) {
 		dup2(saved, 2);
 		close(saved);
@@ -70,15 +75,17 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "release", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct info in;
 	long samples = DEFAULT_SAMPLES;
+	const char *release = NULL;
 	int json = 0, c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jn:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jn:r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -86,6 +93,9 @@ int main(int argc, char **argv)
 		case 'n':
 			if (tool_parse_long(optarg, 0, MAX_SAMPLES, &samples) != 0)
 				return bad_usage("--samples wants a number from 0 to 100000000, not ", optarg);
+			break;
+		case 'r':
+			release = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -106,7 +116,7 @@ int main(int argc, char **argv)
 		return bad_usage("unexpected argument ", argv[optind]);
 
 	info_agree_resolve(&in.agree);
-	in.status = decide(in.agree.preloaded);
+	in.status = decide(in.agree.preloaded, release);
 	if (!in.status) {
 		fprintf(stderr, "fastraw-info: the start-up decision was not published\n");
 		return 1;

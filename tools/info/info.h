@@ -24,6 +24,8 @@ struct info_sys {
 /* The kernel's data pages, as the library reads them. */
 struct info_pages {
 	const char *era;           /* layout name, or NULL when the release has none */
+	const char *era_note;      /* "assumed: ..." when the release does not name that layout, else NULL */
+	struct fr_pick pick;       /* the choice, when the tool looked itself */
 	const char *problem;       /* why the pages cannot be used, or NULL */
 	int mode;                  /* clock mode of the CS_RAW entry on the real page, -1 unknown */
 	int timens;                /* 1 inside a time namespace, 0 outside, -1 unknown */

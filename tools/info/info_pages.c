@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernel's vDSO data pages as fastraw-info reports them: era, clock mode, RAW mult/shift, pvclock. */
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "info/info.h"
 #include "runtime/runtime.h"
@@ -50,17 +49,20 @@ void info_pages_read(struct info_pages *p, const struct fr_status *st)
 {
 	struct fr_kdata own;
 	const struct fr_kdata *kd = &fr_kd;
-	struct utsname u;
 
 	memset(p, 0, sizeof(*p));
 	p->mode = p->timens = -1;
-	if (st && st->mode >= 0 && fr_kd.lay) {
+	if (st->mode >= 0 && fr_kd.lay) {
 		/* fr_init() found and checked the pages: read exactly those. */
 		p->era = fr_kd.lay->name;
+		p->era_note = st->pick.assumed ? st->pick.note : NULL;
 	} else {
+		/* The same choice start-up would make, for the release it decided for. */
 		memset(&own, 0, sizeof(own));
 		kd = &own;
-		p->problem = uname(&u) == 0 ? fr_locate(u.release, &own, &p->era) : "uname failed";
+		p->problem = fr_locate(st->release, fr_counter_for(st->counter), fr_real_get(), &own, &p->pick);
+		p->era = strcmp(p->pick.era, "none") ? p->pick.era : NULL;
+		p->era_note = p->pick.assumed ? p->pick.note : NULL;
 		if (p->problem)
 			return;
 	}

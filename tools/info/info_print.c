@@ -48,6 +48,8 @@ void info_print_text(FILE *f, const struct info *in)
 		kv(f, "vdso era", "none (%s)", p->problem);
 	else if (p->problem)
 		kv(f, "vdso era", "%s (pages not usable: %s)", p->era, p->problem);
+	else if (p->era_note)
+		kv(f, "vdso era", "%s (%s)", p->era, p->era_note);
 	else
 		kv(f, "vdso era", "%s", p->era);
 	kv(f, "clock mode", "%s", mode_name(p->mode));
@@ -191,6 +193,7 @@ void info_print_json(FILE *f, const struct info *in)
 	jkey(&j, "clocksources_available");
 	jlist(f, s->available);
 	jmember(&j, "vdso_era", p->era);
+	jmember(&j, "vdso_era_note", p->era_note);
 	jmember(&j, "vdso_problem", p->problem);
 	jmember(&j, "clock_mode", p->mode < 0 ? NULL : fr_mode_name(p->mode));
 	jraw(&j, "pvclock_stable", "%s", jbool(p->have_pv ? p->pv_flags & FR_PV_STABLE_BIT : -1));
