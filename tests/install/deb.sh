@@ -4,6 +4,9 @@
 # shellcheck source=tests/install/install_common.sh
 . "$(dirname "$0")/install_common.sh"
 MAJOR=${FR_VERSION%%.*}
+# The package's paths are the install's, under /usr (GNUInstallDirs may give lib/<multiarch>).
+LIB=/usr/${FR_LIBDIR:?}
+BIN=/usr/${FR_BINDIR:?}
 CPACK=${CPACK_COMMAND:?run under ctest}
 command -v dpkg-deb >/dev/null 2>&1 || skip "dpkg-deb is not installed (not a Debian system)"
 
@@ -15,12 +18,12 @@ echo "package: ${deb##*/}"
 run 0 dpkg-deb -c "$deb"
 # dpkg-deb -c lists "perms owner size date time ./path[ -> target]": keep the path.
 awk '{ print $6 }' "$T/out" | sed 's|/$||' >"$T/paths"
-for p in /usr/lib/libfastraw.so.$MAJOR /usr/lib/libfastraw.so.$FR_VERSION /usr/lib/libfastraw.so \
-	/usr/include/fastraw.h /usr/lib/pkgconfig/fastraw.pc \
-	/usr/lib/cmake/fastraw/fastrawConfig.cmake /usr/lib/cmake/fastraw/fastrawConfigVersion.cmake \
-	/usr/lib/cmake/fastraw/fastrawTargets.cmake \
-	/usr/bin/fastraw /usr/bin/fastraw-latency /usr/bin/fastraw-check /usr/bin/fastraw-info \
-	/usr/bin/fastraw-bench /usr/share/doc/fastraw/copyright; do
+for p in "$LIB/libfastraw.so.$MAJOR" "$LIB/libfastraw.so.$FR_VERSION" "$LIB/libfastraw.so" \
+	/usr/include/fastraw.h "$LIB/pkgconfig/fastraw.pc" \
+	"$LIB/cmake/fastraw/fastrawConfig.cmake" "$LIB/cmake/fastraw/fastrawConfigVersion.cmake" \
+	"$LIB/cmake/fastraw/fastrawTargets.cmake" \
+	"$BIN/fastraw" "$BIN/fastraw-latency" "$BIN/fastraw-check" "$BIN/fastraw-info" \
+	"$BIN/fastraw-bench" /usr/share/doc/fastraw/copyright; do
 	grep -qx ".$p" "$T/paths" || fail "the package lacks $p"
 done
 if [ -n "${FR_MAN_PAGES:-}" ]; then
@@ -48,23 +51,23 @@ grep -q 'libfastraw' "$T/control/shlibs" 2>/dev/null || fail "no shlibs entry fo
 
 echo "== the unpacked tree"
 run 0 dpkg -x "$deb" "$T/root"
-R=$T/root/usr
-lib=$(readlink -f "$R/lib/libfastraw.so.$MAJOR")
+R=$T/root
+lib=$(readlink -f "$R$LIB/libfastraw.so.$MAJOR")
 if [ -z "$lib" ] || [ ! -f "$lib" ]; then
 	fail "no library in the unpacked tree"
 fi
 run 0 "$CC" -I"$SUPPORT" -o "$T/plain" "$HERE/consumer.c" -ldl
-run 0 env LD_PRELOAD="$R/lib/libfastraw.so.$MAJOR" "$T/plain" "$lib"
+run 0 env LD_PRELOAD="$R$LIB/libfastraw.so.$MAJOR" "$T/plain" "$lib"
 # Its pkg-config file finds its own tree.
-run 0 env PKG_CONFIG_PATH="$R/lib/pkgconfig" pkg-config --variable=libdir fastraw
-[ "$(readlink -f "$(cat "$T/out")")" = "$(readlink -f "$R/lib")" ] || fail "the unpacked fastraw.pc does not point into its tree"
+run 0 env PKG_CONFIG_PATH="$R$LIB/pkgconfig" pkg-config --variable=libdir fastraw
+[ "$(readlink -f "$(cat "$T/out")")" = "$(readlink -f "$R$LIB")" ] || fail "the unpacked fastraw.pc does not point into its tree"
 # The unpacked launcher finds the unpacked library (unless the libdir compiled in has one).
 want=$lib
 if [ -e "$FR_INSTALL_FULL_LIBDIR/libfastraw.so" ]; then
 	want=$(readlink -f "$FR_INSTALL_FULL_LIBDIR/libfastraw.so")
 	echo "  (an installed $FR_INSTALL_FULL_LIBDIR/libfastraw.so comes first)"
 fi
-run 0 "$R/bin/fastraw" --debug "$T/plain" "$want"
+run 0 "$R$BIN/fastraw" --debug "$T/plain" "$want"
 out_has "LD_PRELOAD=$want"
 
 finish
