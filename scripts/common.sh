@@ -6,7 +6,7 @@
 # absolute build directory (FASTRAW_BUILD_DIR, default "build", relative to the root).
 
 FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FR_APT_PACKAGES="cmake check pkg-config gcc"
+FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base"
 FR_APT_UPDATED=${FR_APT_UPDATED:-0}
 
 # Prints the names of the missing build requirements, space-separated; nothing when all are there.
@@ -22,13 +22,29 @@ fr_missing_tools() {
 	echo "${missing[*]}"
 }
 
-# Installs what is missing (as root) or says how to (otherwise, then exits non-zero).
+# Prints the missing tools that are wanted but not required: without scdoc the man pages are
+# not built, without groff they are not checked.
+fr_missing_optional() {
+	local missing=()
+
+	command -v scdoc >/dev/null 2>&1 || missing+=(scdoc)
+	command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+	echo "${missing[*]}"
+}
+
+# Installs what is missing (as root) or says how to (otherwise, then exits non-zero; a missing
+# optional tool only gets a note).
 fr_install_missing() {
-	local missing
+	local missing optional
 
 	missing=$(fr_missing_tools)
-	[ -z "$missing" ] && return 0
-	echo "fastraw: missing: $missing" >&2
+	optional=$(fr_missing_optional)
+	[ -z "$missing" ] && [ -z "$optional" ] && return 0
+	if [ -z "$missing" ] && { [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; }; then
+		echo "fastraw: note: $optional not installed: the man pages are not built or checked" >&2
+		return 0
+	fi
+	echo "fastraw: missing: $missing${missing:+ }$optional" >&2
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "fastraw: run as root:  apt-get update && apt-get install -y $FR_APT_PACKAGES" >&2
 		exit 1
@@ -48,6 +64,8 @@ fr_install_missing() {
 		echo "fastraw: still missing after apt-get install: $missing" >&2
 		exit 1
 	fi
+	optional=$(fr_missing_optional)
+	[ -z "$optional" ] || echo "fastraw: note: $optional could not be installed: the man pages are not built or checked" >&2
 }
 
 # fr_setup [extra cmake configure arguments...]: requirements, then configure and build.

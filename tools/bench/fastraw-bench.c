@@ -14,6 +14,7 @@
 #include "bench/bench_child.h"
 #include "bench/bench_loops.h"
 #include "common/tool_args.h"
+#include "common/tool_libpath.h"
 
 extern char **environ;
 
@@ -44,7 +45,8 @@ struct mode_row {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fastraw-bench [--lib PATH] [--rounds N] [--iters N] [--quick]\n"
-		   "  --lib PATH   libfastraw.so to preload (default: next to this program)\n"
+		   "  --lib PATH   libfastraw.so to preload (default: the installed libdir, ../lib\n"
+		   "               beside this program, then this program's own folder)\n"
 		   "  --rounds N   timed rounds per measurement; the best counts (default 7)\n"
 		   "  --iters N    calls per round (default 2000000; the syscall gets a tenth)\n"
 		   "  --quick      3 rounds of 100000 calls, for smoke tests\n");
@@ -105,21 +107,24 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 }
 
-/* libfastraw.so in the directory of this executable: both land in the build directory. */
-static int default_lib(char *out, size_t len)
+/*
+ * The first existing libfastraw.so of the tools' places (common/tool_libpath.h), resolved into
+ * out; -1 with every place tried in tried. The children check that it really interposes.
+ */
+static int default_lib(char *out, char *tried, size_t triedlen)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
+	char places[TOOL_LIB_PLACES][PATH_MAX];
+	int n = tool_lib_places(places);
+	size_t used = 0;
 
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	return snprintf(out, len, "%s/libfastraw.so", exe) < (int)len ? 0 : -1;
+	tried[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (realpath(places[i], out))
+			return 0;
+		if (used < triedlen)
+			used += (size_t)snprintf(tried + used, triedlen - used, "%s%s", used ? ", " : "", places[i]);
+	}
+	return -1;
 }
 
 /* This environment with LD_PRELOAD, FASTRAW_TSC and FASTRAW_SOURCE replaced. */
@@ -253,7 +258,7 @@ int main(int argc, char **argv)
 	long n[6];
 	double best[6];
 	int have_rdtscp, failed = 0;
-	char dflt[PATH_MAX], lib[PATH_MAX];
+	char lib[PATH_MAX], tried[3 * PATH_MAX];
 	struct mode_row modes[] = {
 		{ .name = "rdtsc", .tsc_env = "rdtsc", .available = 1 },
 		{ .name = "lfence", .tsc_env = "lfence", .available = 1 },
@@ -281,8 +286,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nmodes; i++)
 		if (!modes[i].label)
 			modes[i].label = modes[i].name;
-	if (!o.lib && default_lib(dflt, sizeof(dflt)) == 0)
-		o.lib = dflt;
+	if (!o.lib) {
+		if (default_lib(lib, tried, sizeof(tried)) != 0) {
+			fprintf(stderr, "fastraw-bench: library not found in %s (pass --lib PATH)\n", tried);
+			return 1;
+		}
+		o.lib = lib;
+	}
 
 	/*
 	 * The system call is some fifty times slower: a tenth of the calls keeps the run short.
@@ -303,9 +313,8 @@ int main(int argc, char **argv)
 		print_ns(bench_kind_label(base[i]), best[i], missing);
 	}
 
-	if (!o.lib || !realpath(o.lib, lib)) {
-		fprintf(stderr, "\nfastraw-bench: library not found: %s (build it, or pass --lib)\n",
-			o.lib ? o.lib : "libfastraw.so");
+	if (o.lib != lib && !realpath(o.lib, lib)) {
+		fprintf(stderr, "\nfastraw-bench: library not found: %s (%s)\n", o.lib, strerror(errno));
 		return 1;
 	}
 	printf("\nUnder LD_PRELOAD=%s, one process per mode, rounds interleaved\n", lib);

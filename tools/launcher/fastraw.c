@@ -10,12 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/tool_libpath.h"
 #include "launcher/launcher_lib.h"
 #include "launcher/launcher_target.h"
-
-#if !defined(FASTRAW_INSTALL_LIBDIR) || !defined(FASTRAW_BIN_TO_LIB)
-#error "FASTRAW_INSTALL_LIBDIR and FASTRAW_BIN_TO_LIB must be defined (see tools/launcher/launcher.cmake)"
-#endif
 #ifndef FASTRAW_VERSION
 #define FASTRAW_VERSION "unknown"
 #endif
@@ -55,7 +52,7 @@ static void help(void)
 		"\n"
 		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library; 126 PROGRAM cannot\n"
 		"be run with the library preloaded; 127 PROGRAM not found.\n",
-		FASTRAW_INSTALL_LIBDIR, FASTRAW_BIN_TO_LIB);
+		tool_lib_install_libdir, tool_lib_bin_to_lib);
 }
 
 __attribute__((format(printf, 1, 2), noreturn)) static void bad_usage(const char *fmt, ...)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Finds libfastraw.so (command line, installed libdir, beside the launcher) and builds LD_PRELOAD around it. */
+/* Finds a usable libfastraw.so (command line, else the tools' shared list of places) and builds LD_PRELOAD around it. */
 #define _GNU_SOURCE
 #include "launcher/launcher_lib.h"
 
@@ -13,13 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
-
-#if !defined(FASTRAW_INSTALL_LIBDIR) || !defined(FASTRAW_BIN_TO_LIB)
-#error "FASTRAW_INSTALL_LIBDIR and FASTRAW_BIN_TO_LIB must be defined (see tools/launcher/launcher.cmake)"
-#endif
-
-#define LIB_NAME "libfastraw.so"
 
 /* Why path cannot be preloaded, or NULL when it can; the real path goes to out. */
 static const char *unusable(const char *path, char *out)
@@ -45,28 +40,6 @@ static const char *unusable(const char *path, char *out)
 	return NULL;
 }
 
-/* The directory holding this launcher, from /proc/self/exe; 0 or -1. */
-static int self_dir(char *out, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", out, len - 1);
-	char *slash;
-
-	if (n <= 0 || (size_t)n >= len - 1)
-		return -1;
-	out[n] = '\0';
-	slash = strrchr(out, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	return 0;
-}
-
-/* 1 when an snprintf into a PATH_MAX buffer returning len was not truncated. */
-static int fits(int len)
-{
-	return len >= 0 && len < PATH_MAX;
-}
-
 static void note(char *why, size_t whylen, const char *path, const char *reason)
 {
 	size_t used = strlen(why);
@@ -77,9 +50,9 @@ static void note(char *why, size_t whylen, const char *path, const char *reason)
 
 int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char *why, size_t whylen)
 {
-	char cand[3][PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	char cand[TOOL_LIB_PLACES][PATH_MAX], real[PATH_MAX];
 	const char *reason;
-	int n = 0;
+	int n;
 
 	why[0] = '\0';
 	if (explicit_path) {
@@ -89,11 +62,7 @@ int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char 
 		}
 		return (size_t)snprintf(out, outlen, "%s", real) < outlen ? 0 : -1;
 	}
-	n += fits(snprintf(cand[n], PATH_MAX, "%s/%s", FASTRAW_INSTALL_LIBDIR, LIB_NAME));
-	if (self_dir(dir, sizeof(dir)) == 0) {
-		n += fits(snprintf(cand[n], PATH_MAX, "%s/%s/%s", dir, FASTRAW_BIN_TO_LIB, LIB_NAME));
-		n += fits(snprintf(cand[n], PATH_MAX, "%s/%s", dir, LIB_NAME));
-	}
+	n = tool_lib_places(cand);
 	for (int i = 0; i < n; i++) {
 		if (!(reason = unusable(cand[i], real)))
 			return (size_t)snprintf(out, outlen, "%s", real) < outlen ? 0 : -1;

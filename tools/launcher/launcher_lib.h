@@ -7,8 +7,8 @@
 
 /*
  * Finds the library: explicit when not NULL (and then nothing else), else the first usable
- * file of FASTRAW_INSTALL_LIBDIR/libfastraw.so, <launcher dir>/FASTRAW_BIN_TO_LIB/libfastraw.so
- * (an installed tree moved elsewhere) and <launcher dir>/libfastraw.so (a build tree). Usable:
+ * file of tool_lib_places() (common/tool_libpath.h: the installed libdir, ../lib beside the
+ * launcher, the launcher's own folder). Usable:
  * a 64-bit x86_64 shared object whose real path has no ':' or ' ' (LD_PRELOAD separators).
  * Returns 0 with the real path in out, or -1 with every place tried and why in why.
  */

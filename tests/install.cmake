@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# The install as a user meets it (label install): a relocated prefix used through pkg-config,
+# find_package and LD_PRELOAD; the Debian package; the man pages rendered and in step with the code.
+include(GNUInstallDirs)
+get_property(fr_man_pages GLOBAL PROPERTY FASTRAW_MAN_PAGES)
+string(REPLACE ";" " " fr_man_pages "${fr_man_pages}")
+set(fr_install_env
+  FR_BUILD_DIR=${PROJECT_BINARY_DIR}
+  FR_SOURCE_DIR=${PROJECT_SOURCE_DIR}
+  FR_VERSION=${PROJECT_VERSION}
+  FR_LIBDIR=${CMAKE_INSTALL_LIBDIR}
+  FR_BINDIR=${CMAKE_INSTALL_BINDIR}
+  FR_INSTALL_FULL_LIBDIR=${CMAKE_INSTALL_FULL_LIBDIR}
+  "FR_MAN_PAGES=${fr_man_pages}"
+  CMAKE_COMMAND=${CMAKE_COMMAND}
+  CPACK_COMMAND=${CMAKE_CPACK_COMMAND}
+  CC=${CMAKE_C_COMPILER})
+
+# Preloading a sanitizer-built library into plain programs needs the sanitizer runtime first:
+# the consumers and the package are checked in normal builds only.
+set(fr_install_cases man_render)
+if(NOT FASTRAW_SANITIZE)
+  list(APPEND fr_install_cases consumers deb)
+endif()
+foreach(case ${fr_install_cases})
+  add_test(NAME install_${case} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh)
+  set_tests_properties(install_${case} PROPERTIES
+    LABELS install SKIP_RETURN_CODE 77 TIMEOUT 120 ENVIRONMENT "${fr_install_env}")
+endforeach()
+# Needs no build: the sources are compared. It first proves that each kind of drift fails.
+add_test(NAME install_man_sync
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/man_sync.sh --self-test ${PROJECT_SOURCE_DIR})
+set_tests_properties(install_man_sync PROPERTIES LABELS install)
