@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Checks libfastraw.so's interface: exactly the interposed names exported, no TEXTREL, libc only.
+# Checks libfastraw.so's interface: exactly the interposed names exported, no TEXTREL, NODELETE, libc only.
 # Usage: check_exports.sh LIBRARY   (NM and READELF may name the tools; the defaults are nm and readelf.
 # FR_ALLOW_DEPS may list extra allowed dependencies as glob patterns, for sanitizer builds.)
 set -u
@@ -38,6 +38,15 @@ else
 	echo "ok: no TEXTREL"
 fi
 
+# 3. Marked NODELETE: dlclose must never unmap it (another thread may be running its code).
+if grep -q 'FLAGS_1.*NODELETE' "$tmp/dyn"; then
+	echo "ok: DF_1_NODELETE set"
+else
+	echo "FAIL: DT_FLAGS_1 lacks NODELETE (link with -z nodelete):"
+	grep FLAGS "$tmp/dyn"
+	status=1
+fi
+
 # Whether $1 is one of the extra allowed dependencies.
 allowed_extra() {
 	for pat in $FR_ALLOW_DEPS; do
@@ -47,7 +56,7 @@ allowed_extra() {
 	return 1
 }
 
-# 3. Dependencies: libc and the dynamic loader only.
+# 4. Dependencies: libc and the dynamic loader only.
 sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' "$tmp/dyn" >"$tmp/needed"
 if [ ! -s "$tmp/needed" ]; then
 	echo "FAIL: no DT_NEEDED at all (expected libc.so.6)"
