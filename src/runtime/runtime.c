@@ -140,12 +140,7 @@ static void report(const struct plan *p)
 	for (int i = 0; i < p->env.nwarn; i++) {
 		fr_line_init(&l);
 		fr_line_add(&l, "fastraw: warning: ");
-		fr_line_add(&l, p->env.warn[i].name);
-		fr_line_add(&l, "=");
-		fr_line_add(&l, p->env.warn[i].value);
-		fr_line_add(&l, " is not one of ");
-		fr_line_add(&l, p->env.warn[i].accepted);
-		fr_line_add(&l, "; using the default");
+		fr_env_warning_line(&p->env.warn[i], &l);
 		fr_line_emit(&l);
 	}
 	if (p->rdtscp_missing) {

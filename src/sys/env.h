@@ -4,8 +4,13 @@
 #define FR_ENV_H
 
 #include "sys/counter.h"
+#include "sys/log.h"
 
-#define FR_ENV_MAX_WARN 4
+/* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */
+#define FR_ENV_NVARS 6
+
+/* At most this many bytes of an echoed value are shown; a longer one ends in "..." and its length. */
+#define FR_ENV_SHOW_MAX 64
 
 /* A variable whose value was not understood; the default was used. */
 struct fr_env_warning {
@@ -30,14 +35,23 @@ struct fr_env {
 	int debug;                    /* FASTRAW_DEBUG=1 */
 	int stats;                    /* FASTRAW_STATS=1 */
 	int shadow_vdso;              /* FASTRAW_SHADOW_VDSO, default 1: getauxval(AT_SYSINFO_EHDR) gives the shadow image */
+	unsigned seen;                /* one bit per variable whose first entry has been read */
 	int nwarn;
-	struct fr_env_warning warn[FR_ENV_MAX_WARN];
+	struct fr_env_warning warn[FR_ENV_NVARS];
 };
 
 /*
- * Parses envp (may be NULL). An empty value counts as unset. In a secure-execution process
- * (secure != 0: AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.
+ * Parses envp (may be NULL). An empty value counts as unset. As with getenv, the first entry of
+ * a name counts and later duplicates are ignored. In a secure-execution process (secure != 0:
+ * AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.
  */
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out);
+
+/*
+ * Appends the warning for w to l ("FASTRAW_TSC=bogus is not one of ...; using the default"),
+ * the value escaped (fr_line_add_escaped) and cut at FR_ENV_SHOW_MAX bytes with "..." and its
+ * length, so that neither a control character nor a long value can forge or hide output.
+ */
+void fr_env_warning_line(const struct fr_env_warning *w, struct fr_line *l);
 
 #endif

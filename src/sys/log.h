@@ -8,10 +8,19 @@
 struct fr_line {
 	char buf[512];
 	size_t len;
+	int cut; /* something did not fit: the line ends in "..." */
 };
 
 void fr_line_init(struct fr_line *l);
 void fr_line_add(struct fr_line *l, const char *s);
+
+/*
+ * Appends s with every byte outside printable ASCII written as an escape (\n, \t, \r, \\ for
+ * a backslash, \xNN otherwise), so that a value from outside cannot end the line or drive a
+ * terminal. At most max bytes of s are consumed, never splitting an escape; returns how many were.
+ */
+size_t fr_line_add_escaped(struct fr_line *l, const char *s, size_t max);
+
 /* Appends a newline and writes the line to fd 2; errno is kept. */
 void fr_line_emit(struct fr_line *l);
 

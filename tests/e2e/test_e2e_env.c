@@ -204,6 +204,70 @@ START_TEST(stats_count_passthrough)
 }
 END_TEST
 
+/* A newline in a value is echoed escaped: it cannot forge a line of its own. */
+START_TEST(control_characters_escaped)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_TSC=x\nfastraw: kernel=9.9 era=forged active\x1b[2J"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1, "stderr:\n%.*s", E2E_SHOWN, r.err);
+	assert_one_warning(&r, "FASTRAW_TSC=x\\nfastraw: kernel=9.9 era=forged active\\x1b[2J is not one of");
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Every variable with a bad value gets its warning: none dropped after the first few. */
+START_TEST(every_bad_variable_warned)
+{
+	static const char *const names[] = { "FASTRAW_TSC=", "FASTRAW_SOURCE=", "FASTRAW_DISABLE=",
+					     "FASTRAW_DEBUG=", "FASTRAW_STATS=", "FASTRAW_SHADOW_VDSO=" };
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_TSC=t", "FASTRAW_SOURCE=s", "FASTRAW_DISABLE=d", "FASTRAW_DEBUG=g",
+			    "FASTRAW_STATS=x", "FASTRAW_SHADOW_VDSO=v"));
+	ck_assert_msg(e2e_count_lines(r.err) == 6 && e2e_count_lines_with(r.err, WARNING) == 6,
+		      "want 6 warnings, stderr:\n%.*s", E2E_SHOWN, r.err);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_msg(e2e_count_lines_with(r.err, names[i]) == 1, "no warning for %s:\n%.*s", names[i],
+			      E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* A long value is shown cut, with "..." and its length, and the rest of the warning follows. */
+START_TEST(long_value_cut_visibly)
+{
+	static char entry[sizeof("FASTRAW_TSC=") + 4000];
+	struct e2e_result r;
+
+	memset(entry, 'v', sizeof(entry) - 1);
+	memcpy(entry, "FASTRAW_TSC=", strlen("FASTRAW_TSC="));
+	run_env(&r, E2E_ENV(entry));
+	ck_assert_msg(e2e_count_lines(r.err) == 1, "stderr:\n%.*s", E2E_SHOWN, r.err);
+	assert_one_warning(&r, "vvv... (4000 bytes) is not one of rdtscp, lfence, rdtsc; using the default");
+	ck_assert_int_lt(strlen(r.err), 200);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* With duplicate entries the first counts, as getenv (and the user reading it) sees it. */
+START_TEST(first_duplicate_wins)
+{
+	struct e2e_result r;
+
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=1", "FASTRAW_DISABLE=0", "FASTRAW_DEBUG=1", "FASTRAW_DEBUG=0"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	ck_assert_msg(strstr(r.err, " passthrough: disabled by FASTRAW_DISABLE\n"), "stderr:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+
+	run_env(&r, E2E_ENV("FASTRAW_DISABLE=0", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_TSC=lfence",
+			    "FASTRAW_TSC=bogus"));
+	ck_assert_int_eq(e2e_count_lines(r.err), 1);
+	e2e_assert_debug(r.err, "lfence");
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("e2e_env");
@@ -221,6 +285,10 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, disabled_line_names_kernel);
 	tcase_add_test(tc, stats_line_at_exit);
 	tcase_add_test(tc, stats_count_passthrough);
+	tcase_add_test(tc, control_characters_escaped);
+	tcase_add_test(tc, every_bad_variable_warned);
+	tcase_add_test(tc, long_value_cut_visibly);
+	tcase_add_test(tc, first_duplicate_wins);
 	return s;
 }
 

@@ -8,6 +8,18 @@
 #include "run_suite.h"
 #include "sys/env.h"
 
+/* How many "\n" escapes s holds. */
+static int count_escapes(const char *s)
+{
+	int n = 0;
+
+	while ((s = strstr(s, "\\n")) != NULL) {
+		n++;
+		s += 2;
+	}
+	return n;
+}
+
 static struct fr_env parse(char **envp)
 {
 	struct fr_env e;
@@ -145,24 +157,127 @@ START_TEST(all_together)
 }
 END_TEST
 
-START_TEST(warnings_are_bounded)
+START_TEST(every_bad_variable_warned_once)
 {
-	/* More bad values than warning slots: the first FR_ENV_MAX_WARN are kept, nothing overflows. */
-	char *envp[] = { "FASTRAW_TSC=a", "FASTRAW_DISABLE=b", "FASTRAW_DEBUG=c", "FASTRAW_TSC=d",
-			 "FASTRAW_DISABLE=e", "FASTRAW_DEBUG=f", "FASTRAW_TSC=g", NULL };
+	/* Every variable bad at once: one warning each, in the order of the block, none dropped. */
+	char *envp[] = { "FASTRAW_TSC=a", "FASTRAW_DISABLE=b", "FASTRAW_DEBUG=c", "FASTRAW_STATS=d",
+			 "FASTRAW_SHADOW_VDSO=e", "FASTRAW_SOURCE=f", "FASTRAW_TSC=g", "FASTRAW_DEBUG=h", NULL };
+	static const char *const names[] = { "FASTRAW_TSC", "FASTRAW_DISABLE", "FASTRAW_DEBUG", "FASTRAW_STATS",
+					     "FASTRAW_SHADOW_VDSO", "FASTRAW_SOURCE" };
 	struct fr_env e = parse(envp);
 
-	ck_assert_int_eq(e.nwarn, FR_ENV_MAX_WARN);
-	ck_assert_str_eq(e.warn[0].value, "a");
-	ck_assert_str_eq(e.warn[1].value, "b");
-	ck_assert_str_eq(e.warn[FR_ENV_MAX_WARN - 1].name, "FASTRAW_TSC");
+	ck_assert_int_eq(e.nwarn, 6);
+	ck_assert_int_eq(FR_ENV_NVARS, 6);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_str_eq(e.warn[i].name, names[i]);
+		ck_assert_int_eq(e.warn[i].value[0], 'a' + i);
+		ck_assert_int_eq(e.warn[i].value[1], '\0');
+	}
 	ck_assert_int_eq(e.tsc_set, 0);
+}
+END_TEST
+
+/* As getenv: the first entry of a name counts, later ones are ignored (not even warned about). */
+START_TEST(first_duplicate_wins)
+{
+	char *tsc[] = { "FASTRAW_TSC=lfence", "FASTRAW_TSC=rdtsc", "FASTRAW_TSC=bogus", NULL };
+	char *bad_first[] = { "FASTRAW_TSC=bogus", "FASTRAW_TSC=rdtsc", NULL };
+	char *empty_first[] = { "FASTRAW_DISABLE=", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_DEBUG=0", NULL };
+	char *source[] = { "FASTRAW_SOURCE=off", "FASTRAW_SOURCE=calibrated", NULL };
+	char *shadow[] = { "FASTRAW_SHADOW_VDSO=0", "FASTRAW_SHADOW_VDSO=1", "FASTRAW_STATS=1", "FASTRAW_STATS=x", NULL };
+	struct fr_env e;
+
+	e = parse(tsc);
+	ck_assert(e.tsc_set && e.tsc == FR_CTR_LFENCE && e.nwarn == 0);
+	e = parse(bad_first);
+	ck_assert_int_eq(e.tsc_set, 0);
+	ck_assert_int_eq(e.nwarn, 1);
+	ck_assert_str_eq(e.warn[0].value, "bogus");
+	/* An empty first entry is what getenv returns: unset, whatever follows. */
+	e = parse(empty_first);
+	ck_assert_int_eq(e.disable, 0);
+	ck_assert_int_eq(e.debug, 1);
+	e = parse(source);
+	ck_assert_int_eq(e.source, FR_SRC_OFF);
+	e = parse(shadow);
+	ck_assert_int_eq(e.shadow_vdso, 0);
+	ck_assert_int_eq(e.stats, 1);
+	ck_assert_int_eq(e.nwarn, 0);
+}
+END_TEST
+
+/* The warning's text for a value, as report() writes it after "fastraw: warning: ". */
+static const char *warning_text(const char *value, struct fr_line *l)
+{
+	const struct fr_env_warning w = { "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc" };
+
+	fr_line_init(l);
+	fr_env_warning_line(&w, l);
+	ck_assert_int_lt(l->len, sizeof(l->buf));
+	l->buf[l->len] = '\0';
+	return l->buf;
+}
+
+START_TEST(warning_escapes_control_characters)
+{
+	struct fr_line l;
+
+	ck_assert_str_eq(warning_text("bogus", &l), "FASTRAW_TSC=bogus is not one of rdtscp, lfence, rdtsc; using the default");
+	/* A newline cannot start a forged line of its own. */
+	ck_assert_str_eq(warning_text("x\nfastraw: kernel=9.9 active", &l),
+			 "FASTRAW_TSC=x\\nfastraw: kernel=9.9 active is not one of rdtscp, lfence, rdtsc; using the default");
+	ck_assert_str_eq(warning_text("\t\r\x1b[2J\\\x7f\xc3\xa9", &l),
+			 "FASTRAW_TSC=\\t\\r\\x1b[2J\\\\\\x7f\\xc3\\xa9 is not one of rdtscp, lfence, rdtsc; using the default");
+	ck_assert_ptr_null(memchr(l.buf, '\n', l.len));
+	ck_assert_int_eq(l.cut, 0);
+}
+END_TEST
+
+START_TEST(warning_cuts_long_values_visibly)
+{
+	static char value[5001];
+	char want[256];
+	struct fr_line l;
+
+	memset(value, 'v', 5000);
+	snprintf(want, sizeof(want), "FASTRAW_TSC=%.*s... (5000 bytes) is not one of rdtscp, lfence, rdtsc; using the default",
+		 FR_ENV_SHOW_MAX, value);
+	ck_assert_str_eq(warning_text(value, &l), want);
+	/* Exactly the limit is shown whole. */
+	value[FR_ENV_SHOW_MAX] = '\0';
+	snprintf(want, sizeof(want), "FASTRAW_TSC=%.*s is not one of rdtscp, lfence, rdtsc; using the default",
+		 FR_ENV_SHOW_MAX, value);
+	ck_assert_str_eq(warning_text(value, &l), want);
+	/* The limit counts bytes of the value: 64 newlines are shown as 64 escapes, then cut the same way. */
+	memset(value, '\n', 5000);
+	value[5000] = '\0';
+	warning_text(value, &l);
+	ck_assert_int_eq(count_escapes(l.buf), FR_ENV_SHOW_MAX);
+	ck_assert_ptr_nonnull(strstr(l.buf, "... (5000 bytes) is not one of"));
+}
+END_TEST
+
+/* A line too long for its buffer ends in "..." rather than silently. */
+START_TEST(overlong_line_ends_in_ellipsis)
+{
+	char big[1000];
+	struct fr_line l;
+
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	fr_line_init(&l);
+	fr_line_add(&l, big);
+	ck_assert_int_eq(l.cut, 1);
+	ck_assert_int_eq(l.len, sizeof(l.buf) - 1);
+	fr_line_init(&l);
+	fr_line_add(&l, "short");
+	ck_assert_int_eq(l.cut, 0);
 }
 END_TEST
 
 START_TEST(secure_execution_ignores_everything)
 {
-	char *envp[] = { "FASTRAW_TSC=rdtsc", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_TSC=bogus", NULL };
+	char *envp[] = { "FASTRAW_TSC=rdtsc", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_SOURCE=bogus", NULL };
 	struct fr_env env;
 
 	fr_env_parse(envp, 0, &env);
@@ -249,7 +364,11 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, null_and_empty_envp);
 	tcase_add_test(tc, unrelated_and_prefix_traps_ignored);
 	tcase_add_test(tc, all_together);
-	tcase_add_test(tc, warnings_are_bounded);
+	tcase_add_test(tc, every_bad_variable_warned_once);
+	tcase_add_test(tc, first_duplicate_wins);
+	tcase_add_test(tc, warning_escapes_control_characters);
+	tcase_add_test(tc, warning_cuts_long_values_visibly);
+	tcase_add_test(tc, overlong_line_ends_in_ellipsis);
 	tcase_add_test(tc, secure_execution_ignores_everything);
 	tcase_add_test(tc, shadow_vdso_flag);
 	tcase_add_test(tc, source_values);
