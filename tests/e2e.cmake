@@ -28,6 +28,7 @@ fr_add_e2e_probe(sys e2e/probe_sys.c)
 fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(trace e2e/probe_trace.c)
 fr_add_e2e_probe(unload e2e/probe_unload.c)
+fr_add_e2e_probe(efault e2e/probe_efault.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
 target_link_libraries(e2e_probe_api PRIVATE fastraw)
@@ -59,6 +60,7 @@ fr_add_e2e_test(e2e_lookup lookup)
 fr_add_e2e_test(e2e_api sys api)
 fr_add_e2e_test(e2e_calib calib causality)
 fr_add_e2e_test(e2e_unload unload)
+fr_add_e2e_test(e2e_syscall efault sys)
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
 if(NOT FASTRAW_SANITIZE)

@@ -186,6 +186,29 @@ static void report(const struct plan *p)
 	fr_line_emit(&l);
 }
 
+/* FASTRAW_SYSCALL for syscall(): -1 before anyone has read it. */
+static int syscall_mode = -1;
+
+static int syscall_mode_of(const struct fr_env *env)
+{
+	return env->syscall_raw && !env->disable;
+}
+
+int fr_syscall_serves_raw(void)
+{
+	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(m < 0, 0)) {
+		struct fr_env env;
+
+		/* Racers read the same environment and store the same answer. */
+		fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
+		m = syscall_mode_of(&env);
+		__atomic_store_n(&syscall_mode, m, __ATOMIC_RELAXED);
+	}
+	return m;
+}
+
 static struct fr_status status;
 static struct utsname status_uts;
 static pid_t claimed; /* the process whose initialiser publishes; 0 before */
@@ -220,6 +243,7 @@ static void init_once(void)
 	if (!claim())
 		return;
 	fr_kd = p.kd;
+	__atomic_store_n(&syscall_mode, syscall_mode_of(&p.env), __ATOMIC_RELAXED);
 	status_uts = p.uts;
 	status = p.st;
 	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;

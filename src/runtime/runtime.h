@@ -48,6 +48,13 @@ void fr_init(void);
  */
 void fr_init_as(const char *release);
 
+/*
+ * Whether syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, ...) may take the fast path:
+ * FASTRAW_SYSCALL=1 and not FASTRAW_DISABLE=1. Read from the environment on first use (no
+ * system call, no initialisation), or set by initialisation, whichever comes first.
+ */
+int fr_syscall_serves_raw(void);
+
 /* The decision, once initialisation has published it; NULL before. */
 const struct fr_status *fr_status_get(void);
 

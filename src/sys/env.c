@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS and FASTRAW_SHADOW_VDSO; unknown values become warnings. */
+/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_SHADOW_VDSO and FASTRAW_SYSCALL; unknown values become warnings. */
 #include "sys/env.h"
 
 #include <string.h>
@@ -12,9 +12,10 @@ enum {
 	SEEN_DEBUG = 1u << 3,
 	SEEN_STATS = 1u << 4,
 	SEEN_SHADOW_VDSO = 1u << 5,
+	SEEN_SYSCALL = 1u << 6,
 };
 
-_Static_assert(SEEN_SHADOW_VDSO == 1u << (FR_ENV_NVARS - 1), "FR_ENV_NVARS counts the variables");
+_Static_assert(SEEN_SYSCALL == 1u << (FR_ENV_NVARS - 1), "FR_ENV_NVARS counts the variables");
 
 /* The value of name in one "NAME=value" entry, or NULL. */
 static const char *match(const char *entry, const char *name)
@@ -119,6 +120,8 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 			flag(out, "FASTRAW_STATS", v, SEEN_STATS, &out->stats);
 		} else if ((v = match(e, "FASTRAW_SHADOW_VDSO"))) {
 			flag(out, "FASTRAW_SHADOW_VDSO", v, SEEN_SHADOW_VDSO, &out->shadow_vdso);
+		} else if ((v = match(e, "FASTRAW_SYSCALL"))) {
+			flag(out, "FASTRAW_SYSCALL", v, SEEN_SYSCALL, &out->syscall_raw);
 		}
 	}
 }

@@ -7,7 +7,7 @@
 #include "sys/log.h"
 
 /* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */
-#define FR_ENV_NVARS 6
+#define FR_ENV_NVARS 7
 
 /* At most this many bytes of an echoed value are shown; a longer one ends in "..." and its length. */
 #define FR_ENV_SHOW_MAX 64
@@ -35,6 +35,7 @@ struct fr_env {
 	int debug;                    /* FASTRAW_DEBUG=1 */
 	int stats;                    /* FASTRAW_STATS=1 */
 	int shadow_vdso;              /* FASTRAW_SHADOW_VDSO, default 1: getauxval(AT_SYSINFO_EHDR) gives the shadow image */
+	int syscall_raw;              /* FASTRAW_SYSCALL=1: syscall(SYS_clock_gettime, RAW) may take the fast path */
 	unsigned seen;                /* one bit per variable whose first entry has been read */
 	int nwarn;
 	struct fr_env_warning warn[FR_ENV_NVARS];

@@ -161,14 +161,15 @@ START_TEST(every_bad_variable_warned_once)
 {
 	/* Every variable bad at once: one warning each, in the order of the block, none dropped. */
 	char *envp[] = { "FASTRAW_TSC=a", "FASTRAW_DISABLE=b", "FASTRAW_DEBUG=c", "FASTRAW_STATS=d",
-			 "FASTRAW_SHADOW_VDSO=e", "FASTRAW_SOURCE=f", "FASTRAW_TSC=g", "FASTRAW_DEBUG=h", NULL };
+			 "FASTRAW_SHADOW_VDSO=e", "FASTRAW_SOURCE=f", "FASTRAW_SYSCALL=g", "FASTRAW_TSC=h",
+			 "FASTRAW_DEBUG=i", NULL };
 	static const char *const names[] = { "FASTRAW_TSC", "FASTRAW_DISABLE", "FASTRAW_DEBUG", "FASTRAW_STATS",
-					     "FASTRAW_SHADOW_VDSO", "FASTRAW_SOURCE" };
+					     "FASTRAW_SHADOW_VDSO", "FASTRAW_SOURCE", "FASTRAW_SYSCALL" };
 	struct fr_env e = parse(envp);
 
-	ck_assert_int_eq(e.nwarn, 6);
-	ck_assert_int_eq(FR_ENV_NVARS, 6);
-	for (int i = 0; i < 6; i++) {
+	ck_assert_int_eq(e.nwarn, 7);
+	ck_assert_int_eq(FR_ENV_NVARS, 7);
+	for (int i = 0; i < 7; i++) {
 		ck_assert_str_eq(e.warn[i].name, names[i]);
 		ck_assert_int_eq(e.warn[i].value[0], 'a' + i);
 		ck_assert_int_eq(e.warn[i].value[1], '\0');
@@ -317,6 +318,27 @@ START_TEST(shadow_vdso_flag)
 }
 END_TEST
 
+START_TEST(syscall_flag)
+{
+	char *on[] = { "FASTRAW_SYSCALL=1", NULL }, *off[] = { "FASTRAW_SYSCALL=0", NULL };
+	char *bad[] = { "FASTRAW_SYSCALL=yes", NULL };
+	struct fr_env e;
+
+	e = parse(NULL);
+	ck_assert_int_eq(e.syscall_raw, 0);
+	e = parse(on);
+	ck_assert_int_eq(e.syscall_raw, 1);
+	e = parse(off);
+	ck_assert_int_eq(e.syscall_raw, 0);
+	e = parse(bad);
+	ck_assert_int_eq(e.syscall_raw, 0);
+	ck_assert_int_eq(e.nwarn, 1);
+	ck_assert_str_eq(e.warn[0].name, "FASTRAW_SYSCALL");
+	fr_env_parse(on, 1, &e);
+	ck_assert_int_eq(e.syscall_raw, 0);
+}
+END_TEST
+
 START_TEST(source_values)
 {
 	static const struct {
@@ -371,6 +393,7 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, overlong_line_ends_in_ellipsis);
 	tcase_add_test(tc, secure_execution_ignores_everything);
 	tcase_add_test(tc, shadow_vdso_flag);
+	tcase_add_test(tc, syscall_flag);
 	tcase_add_test(tc, source_values);
 	suite_add_tcase(s, tc);
 	return s;
