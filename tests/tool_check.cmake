@@ -9,7 +9,8 @@ add_test(NAME tool_check_usage COMMAND sh ${fr_check_sh} usage $<TARGET_FILE:fas
 add_test(NAME tool_check_plain COMMAND sh ${fr_check_sh} plain $<TARGET_FILE:fastraw-check>)
 add_test(NAME tool_check_preload
   COMMAND sh ${fr_check_sh} preload $<TARGET_FILE:fastraw-check> $<TARGET_FILE:fastraw>)
-set(fr_check_tests tool_check_usage tool_check_plain tool_check_preload)
+add_test(NAME tool_check_cputime COMMAND sh ${fr_check_sh} cputime $<TARGET_FILE:fastraw-check>)
+set(fr_check_tests tool_check_usage tool_check_plain tool_check_preload tool_check_cputime)
 foreach(mode backwards cross nsec error ahead behind)
   add_test(NAME tool_check_detect_${mode}
     COMMAND sh ${fr_check_sh} detect $<TARGET_FILE:fastraw-check> $<TARGET_FILE:check_shim> ${mode})

@@ -4,6 +4,7 @@
 # Usage: check_tool.sh usage TOOL
 #        check_tool.sh plain TOOL
 #        check_tool.sh preload TOOL LIBFASTRAW
+#        check_tool.sh cputime TOOL
 #        check_tool.sh detect TOOL SHIM MODE   (MODE: backwards cross nsec error ahead behind)
 # FR_PRELOAD_FIRST, when set, goes first in LD_PRELOAD (the ASan runtime in sanitizer builds).
 set -u
@@ -184,6 +185,37 @@ preload)
 	preload=${3:?preload needs the library}
 	export FASTRAW_DEBUG=1
 	passing_runs
+	;;
+cputime)
+	# CPU-time clocks (this thread's, the process's, -2: this thread's by the kernel's encoding):
+	# each thread's readings are its own, so the cross-thread check is skipped and said to be.
+	# Unskipped, two threads of THREAD_CPUTIME_ID report thousands of false crosses.
+	for c in 3 THREAD_CPUTIME_ID clock_process_cputime_id 2 -2; do
+		run 0 -t $T -j 2 -c "$c"
+		expect cross = n/a
+		for f in backwards nsec_range errors; do expect $f -eq 0; done
+		expect samples -gt 0
+		expect result = ok
+		expect_out '^fastraw-check: note: .* is a CPU-time clock .* so the cross-thread check is skipped (cross=n/a)$'
+		[ "$(grep -c ' cross=n/a ' "$tmp/out")" = 3 ] || fail "expected cross=n/a on both thread lines and the summary"
+		case $c in
+		3 | THREAD_CPUTIME_ID) expect clock = THREAD_CPUTIME_ID ;;
+		clock_process_cputime_id | 2) expect clock = PROCESS_CPUTIME_ID ;;
+		-2) expect clock = -2 ;;
+		esac
+	done
+	run 0 -t $T -j 2 -c 3 --against-kernel
+	expect cross = n/a
+	expect kernel_violations -eq 0
+	run 0 -t $T -j 2 -c 3 --json
+	expect_out '^{"clock":"THREAD_CPUTIME_ID","clock_id":3,.*"cross":null,.*"cross_checked":false,.*"result":"ok"'
+	expect_out '"per_thread":\[{"thread":0,"cpu":[0-9]*,"samples":[0-9]*,"backwards":0,"cross":null,'
+	# Every other clock keeps the check, and says nothing of it.
+	run 0 -t $T -j 2 -c MONOTONIC --json
+	expect_out '"cross":0,.*"cross_checked":true'
+	run 0 -t $T -j 2 -c MONOTONIC
+	expect cross -eq 0
+	grep -q 'note:' "$tmp/out" && fail "a note for a clock whose threads are ordered"
 	;;
 detect)
 	preload=${3:?detect needs the shim}

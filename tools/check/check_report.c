@@ -76,12 +76,15 @@ static void print_examples(FILE *f, const struct check_thread *t)
 }
 
 /* The counts shared by the per-thread lines and the summary, as " key=value" pairs. */
-static void print_counts(FILE *f, uint64_t samples, uint64_t backwards, uint64_t cross,
+static void print_counts(FILE *f, int cross_checked, uint64_t samples, uint64_t backwards, uint64_t cross,
 			 uint64_t nsec_range, uint64_t errors)
 {
-	fprintf(f, " samples=%" PRIu64 " backwards=%" PRIu64 " cross=%" PRIu64 " nsec_range=%" PRIu64
-		   " errors=%" PRIu64,
-		samples, backwards, cross, nsec_range, errors);
+	fprintf(f, " samples=%" PRIu64 " backwards=%" PRIu64, samples, backwards);
+	if (cross_checked)
+		fprintf(f, " cross=%" PRIu64, cross);
+	else
+		fputs(" cross=n/a", f);
+	fprintf(f, " nsec_range=%" PRIu64 " errors=%" PRIu64, nsec_range, errors);
 }
 
 void check_print_text(FILE *f, const struct check_header *h, const struct check_thread *thr,
@@ -93,7 +96,7 @@ void check_print_text(FILE *f, const struct check_header *h, const struct check_
 		const struct check_thread *t = &thr[i];
 
 		fprintf(f, "fastraw-check: thread=%d cpu=%d", t->index, t->cpu);
-		print_counts(f, t->samples, t->backwards, t->cross, t->nsec_range, t->errors);
+		print_counts(f, h->cfg->cross_check, t->samples, t->backwards, t->cross, t->nsec_range, t->errors);
 		if (kernel)
 			fprintf(f, " kernel_samples=%" PRIu64 " kernel_violations=%" PRIu64
 				   " worst_ns=%" PRId64,
@@ -103,8 +106,13 @@ void check_print_text(FILE *f, const struct check_header *h, const struct check_
 	for (int i = 0; i < n; i++)
 		print_examples(f, &thr[i]);
 
+	if (!h->cfg->cross_check)
+		fprintf(f, "fastraw-check: note: %s is a CPU-time clock (each thread's own, or the process's "
+			   "sum, which no thread reads in order with another): readings of different threads "
+			   "are not ordered, so the cross-thread check is skipped (cross=n/a)\n",
+			h->clock);
 	fprintf(f, "fastraw-check: clock=%s threads=%d seconds=%s", h->clock, n, h->seconds);
-	print_counts(f, tot->samples, tot->backwards, tot->cross, tot->nsec_range, tot->errors);
+	print_counts(f, h->cfg->cross_check, tot->samples, tot->backwards, tot->cross, tot->nsec_range, tot->errors);
 	if (kernel)
 		fprintf(f, " kernel_samples=%" PRIu64 " kernel_violations=%" PRIu64
 			   " worst_ns=%" PRId64 " median_window_ns=%" PRId64,
@@ -113,12 +121,15 @@ void check_print_text(FILE *f, const struct check_header *h, const struct check_
 	fprintf(f, " result=%s\n", check_failed(tot) ? "violation" : "ok");
 }
 
-static void json_counts(FILE *f, uint64_t samples, uint64_t backwards, uint64_t cross,
+static void json_counts(FILE *f, int cross_checked, uint64_t samples, uint64_t backwards, uint64_t cross,
 			uint64_t nsec_range, uint64_t errors)
 {
-	fprintf(f, "\"samples\":%" PRIu64 ",\"backwards\":%" PRIu64 ",\"cross\":%" PRIu64
-		   ",\"nsec_range\":%" PRIu64 ",\"errors\":%" PRIu64,
-		samples, backwards, cross, nsec_range, errors);
+	fprintf(f, "\"samples\":%" PRIu64 ",\"backwards\":%" PRIu64, samples, backwards);
+	if (cross_checked)
+		fprintf(f, ",\"cross\":%" PRIu64, cross);
+	else
+		fputs(",\"cross\":null", f);
+	fprintf(f, ",\"nsec_range\":%" PRIu64 ",\"errors\":%" PRIu64, nsec_range, errors);
 }
 
 void check_print_json(FILE *f, const struct check_header *h, const struct check_thread *thr,
@@ -129,7 +140,8 @@ void check_print_json(FILE *f, const struct check_header *h, const struct check_
 	/* The clock's name comes from a fixed table or is a number: nothing to escape. */
 	fprintf(f, "{\"clock\":\"%s\",\"clock_id\":%d,\"threads\":%d,\"seconds\":%s,", h->clock,
 		(int)h->clock_id, n, h->seconds);
-	json_counts(f, tot->samples, tot->backwards, tot->cross, tot->nsec_range, tot->errors);
+	json_counts(f, h->cfg->cross_check, tot->samples, tot->backwards, tot->cross, tot->nsec_range, tot->errors);
+	fprintf(f, ",\"cross_checked\":%s", h->cfg->cross_check ? "true" : "false");
 	fprintf(f, ",\"against_kernel\":%s", kernel ? "true" : "false");
 	if (kernel)
 		fprintf(f, ",\"kernel_samples\":%" PRIu64 ",\"kernel_violations\":%" PRIu64
@@ -141,7 +153,7 @@ void check_print_json(FILE *f, const struct check_header *h, const struct check_
 		const struct check_thread *t = &thr[i];
 
 		fprintf(f, "%s{\"thread\":%d,\"cpu\":%d,", i ? "," : "", t->index, t->cpu);
-		json_counts(f, t->samples, t->backwards, t->cross, t->nsec_range, t->errors);
+		json_counts(f, h->cfg->cross_check, t->samples, t->backwards, t->cross, t->nsec_range, t->errors);
 		if (kernel)
 			fprintf(f, ",\"kernel_samples\":%" PRIu64 ",\"kernel_violations\":%" PRIu64
 				   ",\"worst_ns\":%" PRId64,

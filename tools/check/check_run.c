@@ -117,7 +117,7 @@ static void *reader(void *arg)
 		int sand = kernel && i % CHECK_SANDWICH_EVERY == 0, peer = me;
 		struct timespec ts, kt;
 
-		if (n > 1) {
+		if (n > 1 && cfg->cross_check) {
 			off = off + 1 < n ? off + 1 : 1;
 			peer = me + off < n ? me + off : me + off - n;
 			pub = __atomic_load_n(&run->slots[peer].ns, __ATOMIC_ACQUIRE);

@@ -18,6 +18,7 @@ struct check_config {
 	int threads;
 	double seconds;
 	int against_kernel;
+	int cross_check; /* compare with other threads' readings: not for CPU-time clocks */
 	const int *cpus; /* thread i is pinned to cpus[i % ncpus] */
 	int ncpus;
 };

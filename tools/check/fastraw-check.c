@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"      --json           print one JSON object instead of text lines\n"
 		"  -h, --help           print this help\n"
 		"Checks: no reading earlier than the thread's previous one (backwards); none earlier\n"
-		"than the value another thread published before it (cross); 0 <= tv_nsec < 1e9\n"
+		"than the value another thread published before it (cross; not for CPU-time clocks,\n"
+		"whose threads' readings are not ordered: cross=n/a); 0 <= tv_nsec < 1e9\n"
 		"(nsec_range); no failed call (errors). The last line is the summary.\n"
 		"Exit status: 0 no violation, 1 a violation, 2 usage error, 3 could not run.\n",
 		CHECK_SANDWICH_EVERY);
@@ -161,6 +162,18 @@ static void check_clock_readable(const struct opts *o, const char *name)
 	}
 }
 
+/*
+ * CPU-time clocks: the calling thread's (THREAD_CPUTIME_ID), the process's (PROCESS_CPUTIME_ID),
+ * and those of other threads and processes, which the kernel encodes as negative ids. Each
+ * thread reads its own thread clock; the process clock is a sum in which a thread sees its own
+ * time to the nanosecond but the others' only as of their last accounting. Neither orders one
+ * thread's readings after another's, so the cross-thread check means nothing for them.
+ */
+static int cpu_time_clock(clockid_t clk)
+{
+	return clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID || clk < 0;
+}
+
 int main(int argc, char **argv)
 {
 	static int cpus[CHECK_MAX_THREADS];
@@ -169,7 +182,7 @@ int main(int argc, char **argv)
 	struct check_header h = { 0 };
 	struct check_thread *thr;
 	struct check_totals tot;
-	char name[16], secs[32];
+	char name[48], secs[32];
 	int ret;
 
 	parse_args(argc, argv, &o);
@@ -182,6 +195,7 @@ int main(int argc, char **argv)
 	cfg.clk = o.clk;
 	cfg.seconds = o.seconds;
 	cfg.against_kernel = o.against_kernel;
+	cfg.cross_check = !cpu_time_clock(o.clk);
 	cfg.cpus = cpus;
 	cfg.ncpus = check_allowed_cpus(cpus, CHECK_MAX_THREADS);
 	cfg.threads = o.threads ? o.threads : cfg.ncpus > 0 ? cfg.ncpus : 1;
