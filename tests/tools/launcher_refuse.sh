@@ -11,6 +11,17 @@ echo "not a library" >"$T/libfake.so"
 run 125 "$L" --lib "$T/libfake.so" "$PROBE"
 err_is "fastraw: no usable libfastraw.so: $T/libfake.so (not an ELF file)"
 
+# A real library that is not libfastraw (libc, and libm beside it): told by its dynamic symbol
+# table, which lacks fastraw_info; the program does not run without the library.
+libc=$(ldd "$PROBE" | awk '$1 == "libc.so.6" { print $3 }')
+for other in "$libc" "${libc%/*}/libm.so.6"; do
+	[ -f "$other" ] || { echo "(no $other here)"; continue; }
+	run 125 "$L" --lib "$other" "$PROBE"
+	out_empty
+	err_is "fastraw: no usable libfastraw.so: $other (not libfastraw: its dynamic symbol table does not define fastraw_info)"
+done
+[ -n "$libc" ] || fail "ldd names no libc.so.6 for $PROBE"
+
 run 127 "$L" --lib "$LIB" "$T/no-such-program"
 err_is "fastraw: $T/no-such-program: No such file or directory"
 
@@ -33,6 +44,23 @@ printf 'hello\n' >"$T/text"
 chmod 755 "$T/text"
 run 126 "$L" --lib "$LIB" "$T/text"
 err_is "fastraw: $T/text: neither an ELF program nor a #! script"
+
+# ELF headers by hand: CLASS MACHINE (octal bytes) of an ET_EXEC file, the rest zero.
+elf_header() {
+	printf "\\177ELF\\$1\\001\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\002\\000\\$2\\000\\001\\000\\000\\000" >"$3"
+	head -c 44 /dev/zero >>"$3"
+	chmod 755 "$3"
+}
+elf_header 001 003 "$T/elf32"
+run 126 "$L" --lib "$LIB" "$T/elf32"
+out_empty
+err_is "fastraw: $T/elf32: a 32-bit program: libfastraw.so is x86_64 only"
+for class in 0 3 255; do
+	elf_header "$(printf '%03o' $class)" 076 "$T/elfclass$class"
+	run 126 "$L" --lib "$LIB" "$T/elfclass$class"
+	out_empty
+	err_is "fastraw: $T/elfclass$class: an ELF file with an invalid class (EI_CLASS $class, neither 32- nor 64-bit): no loader runs it"
+done
 
 printf '#!/nonexistent/interpreter\n' >"$T/badscript"
 chmod 755 "$T/badscript"

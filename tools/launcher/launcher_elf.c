@@ -60,6 +60,7 @@ int launcher_elf_read(int fd, struct launcher_elf *out)
 		return -EINVAL;
 	out->type = eh.e_type;
 	out->is_x86_64 = eh.e_machine == EM_X86_64;
+	out->elf_class = eh.e_ident[EI_CLASS];
 	out->is_64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	if (!out->is_64)
 		return 0;

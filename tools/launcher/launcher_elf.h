@@ -4,6 +4,7 @@
 #define LAUNCHER_ELF_H
 
 struct launcher_elf {
+	int elf_class; /* e_ident[EI_CLASS] as found: ELFCLASS32, ELFCLASS64, or an invalid value */
 	int is_64;     /* ELFCLASS64 */
 	int is_x86_64; /* e_machine == EM_X86_64 */
 	int type;      /* e_type: ET_EXEC, ET_DYN, ... */

@@ -15,6 +15,10 @@
 
 #include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
+#include "launcher/launcher_sym.h"
+
+/* A symbol that only libfastraw defines (its public API, include/fastraw.h). */
+#define LIBFASTRAW_MARK "fastraw_info"
 
 /* Why path cannot be preloaded, or NULL when it can; the real path goes to out. */
 static const char *unusable(const char *path, char *out)
@@ -28,7 +32,12 @@ static const char *unusable(const char *path, char *out)
 	if (fd < 0)
 		return strerror(errno);
 	err = launcher_elf_read(fd, &e);
+	/* Only libfastraw exports its API: any other library would run the program without it. */
+	if (!err && e.is_64 && e.is_x86_64 && e.type == ET_DYN)
+		err = launcher_elf_defines(fd, LIBFASTRAW_MARK) == 1 ? 0 : 1;
 	close(fd);
+	if (err == 1)
+		return "not libfastraw: its dynamic symbol table does not define " LIBFASTRAW_MARK;
 	if (err == -ENOEXEC || err == -EINVAL)
 		return "not an ELF file";
 	if (err)

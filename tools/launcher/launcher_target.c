@@ -104,8 +104,14 @@ static void shebang_interp(const char *buf, size_t len, char *out, size_t outlen
 static int check_elf(const char *path, const struct launcher_elf *e, const struct stat *st,
 		     char *why, size_t whylen)
 {
-	if (!e->is_64)
+	if (e->elf_class == ELFCLASS32)
 		return refuse(why, whylen, "a 32-bit program: libfastraw.so is x86_64 only");
+	if (!e->is_64) {
+		snprintf(why, whylen,
+			 "an ELF file with an invalid class (EI_CLASS %d, neither 32- nor 64-bit): no loader runs it",
+			 e->elf_class);
+		return LAUNCHER_EXIT_CANNOT_RUN;
+	}
 	if (!e->is_x86_64)
 		return refuse(why, whylen, "not an x86_64 program: libfastraw.so is x86_64 only");
 	if (e->type != ET_EXEC && e->type != ET_DYN)
