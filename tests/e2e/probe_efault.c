@@ -38,7 +38,7 @@ struct target {
 	int raw_unsafe; /* mapped but unwritable: with FASTRAW_SYSCALL=1 RAW may fault here, as documented */
 };
 
-/* Maps n pages at a fixed layout: each page's protection from prot[], PROT_NONE then unmapped for -1. */
+/* Maps n adjacent pages, each with its protection from prot[] (-1: unmapped again, a hole). */
 static char *pages(const int *prot, int n)
 {
 	char *b = mmap(NULL, (size_t)n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -56,7 +56,7 @@ static char *pages(const int *prot, int n)
 	return b;
 }
 
-static int make_targets(struct target *t, long *good)
+static int make_targets(struct target *t)
 {
 	static const int rw_hole[] = { PROT_READ | PROT_WRITE, -1 };
 	static const int rw_ro[] = { PROT_READ | PROT_WRITE, PROT_READ };
@@ -64,7 +64,6 @@ static int make_targets(struct target *t, long *good)
 	char *a = pages(rw_hole, 2), *b = pages(rw_ro, 2), *r = pages(ro, 1), *z = pages(none, 1);
 	int n = 0;
 
-	*good = (long)(a + 64);
 	t[n++] = (struct target){ "valid", (long)(a + 64), 0 };
 	t[n++] = (struct target){ "valid_unaligned", (long)(a + 3), 0 };
 	t[n++] = (struct target){ "valid_page_end", (long)(a + 4096 - 16), 0 };
@@ -120,10 +119,13 @@ static const long clocks[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, -2, -6,
 static void matrix(int optin)
 {
 	struct target t[16];
-	long good, *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int n = make_targets(t, &good), cases = 0, bad = 0, skipped = 0;
+	long *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int n = make_targets(t), cases = 0, bad = 0, skipped = 0;
 
-	(void)good;
+	if (shared == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
 	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
 		for (int i = 0; i < n; i++) {
 			if (optin && (clockid_t)clocks[c] == CLOCK_MONOTONIC_RAW && t[i].raw_unsafe) {
