@@ -36,7 +36,8 @@ uint64_t fastraw_ticks(void);
 /*
  * The CLOCK_MONOTONIC_RAW time, in nanoseconds, of a value fastraw_ticks() returned, now or
  * later, with the kernel's current data pages: TSC clock mode through the RAW formula, pvclock
- * (kvm-clock, Xen) through the pvclock page to kvmclock time and then the RAW formula.
+ * (kvm-clock, Xen) through the pvclock page to kvmclock time and then the RAW formula, hvclock
+ * (Hyper-V) through the TSC page's scale and offset to reference time and then the RAW formula.
  *
  * Error bound. The kernel accumulates the RAW clock exactly and never changes its mult while
  * the clocksource stays the same, so every snapshot lies on one line: the result equals
@@ -48,12 +49,13 @@ uint64_t fastraw_ticks(void);
  *  - in pvclock mode, if the hypervisor re-based the pvclock page (new tsc_timestamp,
  *    system_time or mul) between the read and the conversion, the result carries that
  *    update's correction (KVM's master clock: normally well under 1 microsecond) plus at most
- *    1 ns of rounding.
+ *    1 ns of rounding; in hvclock mode likewise for a new scale or offset of the TSC page.
  * A change of clocksource between read and conversion makes the result meaningless.
  *
  * Returns -1 when the current pages cannot convert: the fast path is off (FASTRAW_DISABLE=1,
- * an unknown kernel, valgrind...), the clock mode is neither TSC nor pvclock, the pvclock
- * stable bit is clear, or ticks has bit 63 set. Inside a time namespace the namespace's
+ * an unknown kernel, valgrind...), the clock mode is none, the pvclock stable bit is clear,
+ * the Hyper-V TSC page is marked invalid (sequence 0), or the clocksource value (in TSC mode:
+ * ticks) has bit 63 set on a kernel before 6.5, which does not mask it off. Inside a time namespace the namespace's
  * offset is added, as clock_gettime does.
  */
 int64_t fastraw_ticks_to_ns(uint64_t ticks);

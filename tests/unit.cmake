@@ -2,7 +2,8 @@
 # Unit tests of the core, linked statically against fastraw_core: one Check suite and one
 # CTest entry per module, on synthetic pages and counters (no LD_PRELOAD).
 fr_add_check_test(rawmath SOURCES unit/test_rawmath.c LIBS fastraw_core)
-fr_add_check_test(kdata SOURCES unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c unit/synth.c LIBS fastraw_core)
+fr_add_check_test(kdata SOURCES unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c unit/kdata_hv.c
+  unit/synth.c LIBS fastraw_core)
 fr_add_check_test(env SOURCES unit/test_env.c LIBS fastraw_core)
 fr_add_check_test(maps SOURCES unit/test_maps.c LIBS fastraw_core)
 fr_add_check_test(vdso_elf SOURCES unit/test_vdso_elf.c LIBS fastraw_core ${CMAKE_DL_LIBS})

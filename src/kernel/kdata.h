@@ -40,6 +40,17 @@ enum {
 	FR_PV_STABLE_BIT = 1,
 };
 
+/*
+ * struct ms_hyperv_tsc_page (include/clocksource/hyperv_timer.h, hyperv-tlfs.h), stable since 4.11.
+ * It is the page after the pvclock page in every era from 5.3 on, and faults until the kernel has
+ * used clock mode hvclock.
+ */
+enum {
+	FR_HV_SEQUENCE = 0, /* u32; 0 means the page is invalid */
+	FR_HV_SCALE = 8,    /* u64 */
+	FR_HV_OFFSET = 16,  /* s64 */
+};
+
 /* Where one era keeps the CS_RAW clock entry and its neighbours (include/vdso/datapage.h by era). */
 struct fr_layout {
 	const char *name;        /* the era, as FASTRAW_DEBUG prints it: "6.15-6.16" */
@@ -54,17 +65,18 @@ struct fr_layout {
 	uint32_t vclock_page;    /* pvclock page, in pages from the start of [vvar] (when /proc is missing) */
 };
 
-/* The pages of one process. vclock may be NULL: then pvclock mode passes through. */
+/* The pages of one process. vclock may be NULL: then pvclock and hvclock modes pass through. */
 struct fr_kdata {
 	const struct fr_layout *lay;
 	const volatile uint8_t *vvar;   /* start of [vvar] */
 	const volatile uint8_t *vclock; /* the vCPU0 pvclock_vsyscall_time_info page */
+	const volatile uint8_t *hvclock; /* the Hyper-V TSC page: vclock + 1 page, or NULL */
 	const volatile uint8_t *raw0;   /* the CS_RAW entry on page 0 */
 	const volatile uint8_t *raw_ns; /* the CS_RAW entry with the real data in a time namespace, or NULL */
 	const volatile uint8_t *pv_fast; /* vclock, or a stand-in whose stable bit is clear: never NULL */
 };
 
-/* Fills kd for the pages at vvar (and the pvclock page at vclock, or NULL). */
+/* Fills kd for the pages at vvar (and the pvclock page at vclock, the Hyper-V page after it, or NULL). */
 void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volatile uint8_t *vvar,
 		   const volatile uint8_t *vclock);
 

@@ -174,4 +174,21 @@ static inline uint64_t fr_pvclock_line(const struct fr_pvclock_vals *p, uint64_t
 	return p->system_time - fr_mul_u64_u32_shr32(back, p->mul);
 }
 
+/* struct ms_hyperv_tsc_page (include/clocksource/hyperv_timer.h, 4.11+), the values one reading uses. */
+struct fr_hvclock_vals {
+	uint64_t scale;
+	uint64_t offset; /* s64 in the page: added modulo 2^64 */
+};
+
+/*
+ * Hyper-V reference time (100 ns units) for one TSC value, as hv_read_tsc_page_tsc computes it:
+ * mul_u64_u64_shr(tsc, scale, 64) + offset, the high half of the full 128-bit product. The
+ * whole 64-bit TSC is used (bit 63 included); the 6.5+ "& S64_MAX" and the bit-63 "invalid"
+ * test apply to the result, in the caller, as for every clocksource value.
+ */
+static inline uint64_t fr_hvclock_cycles(const struct fr_hvclock_vals *h, uint64_t tsc)
+{
+	return (uint64_t)(((unsigned __int128)tsc * h->scale) >> 64) + h->offset;
+}
+
 #endif

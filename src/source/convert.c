@@ -15,7 +15,18 @@ static int pvclock_at(const volatile uint8_t *pv, uint64_t tsc, uint64_t *out)
 	return FR_OK;
 }
 
-/* cycles_of for a given tick value: the tick itself, or kvmclock on the pvclock page's line. */
+/* Hyper-V reference time for tsc with the TSC page's current scale and offset (a line: exact). */
+static int hvclock_at(const volatile uint8_t *hv, uint64_t tsc, uint64_t *out)
+{
+	struct fr_hvclock_vals h;
+
+	if (fr_hvclock_snapshot(hv, NULL, &h, NULL) != FR_OK)
+		return FR_PASS;
+	*out = fr_hvclock_cycles(&h, tsc);
+	return FR_OK;
+}
+
+/* cycles_of for a given tick value: the tick itself, or the vclock page's value on its line. */
 static int tick_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
 {
 	uint64_t ticks = *(const uint64_t *)ctx;
@@ -26,6 +37,8 @@ static int tick_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx,
 		*cycles = ticks;
 		return FR_OK;
 	}
+	if (mode == FR_MODE_HVCLOCK)
+		return kd->hvclock ? hvclock_at(kd->hvclock, ticks, cycles) : FR_PASS;
 	return FR_PASS;
 }
 

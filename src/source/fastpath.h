@@ -65,6 +65,45 @@ fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cyc
 	return fr_pvclock_cycles(&p, tsc, cycles);
 }
 
+/*
+ * One consistent copy of the Hyper-V TSC page's scale and offset under its sequence, with the
+ * counter read inside the same window when counter is not NULL (hv_read_tsc_page_tsc). Returns
+ * FR_PASS when the sequence is 0 (the page is invalid: the vDSO makes the system call) or when
+ * it never settles; the kernel retries without bound, this is bounded.
+ */
+static inline __attribute__((always_inline)) int
+fr_hvclock_snapshot(const volatile uint8_t *hv, fr_counter_fn counter, struct fr_hvclock_vals *h, uint64_t *tsc)
+{
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		uint32_t sequence = FR_LD32(hv + FR_HV_SEQUENCE);
+
+		if (FR_UNLIKELY(sequence == 0))
+			return FR_PASS;
+		FR_BARRIER();
+		h->scale = FR_LD64(hv + FR_HV_SCALE);
+		h->offset = FR_LD64(hv + FR_HV_OFFSET);
+		if (counter)
+			*tsc = counter();
+		FR_BARRIER();
+		if (FR_LIKELY(FR_LD32(hv + FR_HV_SEQUENCE) == sequence))
+			return FR_OK;
+	}
+	return FR_PASS;
+}
+
+/* Hyper-V reference time from the TSC page, as the vDSO's hvclock reader computes it (unmasked). */
+static inline __attribute__((always_inline)) int
+fr_hvclock_read(const volatile uint8_t *hv, fr_counter_fn counter, uint64_t *cycles)
+{
+	struct fr_hvclock_vals h;
+	uint64_t tsc = 0;
+
+	if (fr_hvclock_snapshot(hv, counter, &h, &tsc) != FR_OK)
+		return FR_PASS;
+	*cycles = fr_hvclock_cycles(&h, tsc);
+	return FR_OK;
+}
+
 /* The clocksource value for the entry's clock mode (a counter read, or a given tick value). */
 typedef int (*fr_cycles_fn)(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles);
 
@@ -124,27 +163,32 @@ fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_
 	return FR_PASS;
 }
 
-/* cycles_of for a live reading: the counter, or kvmclock from the pvclock page at the counter. */
+/*
+ * cycles_of for a live reading: the counter, kvmclock from the pvclock page, or Hyper-V reference
+ * time from the TSC page, at the counter.
+ */
 static inline __attribute__((always_inline)) int
 fr_counter_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
 {
 	fr_counter_fn counter = *(const fr_counter_fn *)ctx;
 
+	/* Each vclock page is mapped only once the kernel has used its mode: touch it only then. */
 	if (mode == FR_MODE_PVCLOCK)
-		/* The pvclock page is mapped only once the kernel has used pvclock mode. */
 		return kd->vclock ? fr_pvclock_read(kd->vclock, counter, cycles) : FR_PASS;
 	if (mode == FR_MODE_TSC) {
 		*cycles = counter();
 		return FR_OK;
 	}
+	if (mode == FR_MODE_HVCLOCK)
+		return kd->hvclock ? fr_hvclock_read(kd->hvclock, counter, cycles) : FR_PASS;
 	return FR_PASS;
 }
 
 /*
  * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
- * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none or hvclock,
- * a cleared pvclock stable bit, the vDSO's "invalid" counter marker, a seqcount that never
- * settles).
+ * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none, a cleared
+ * pvclock stable bit, a Hyper-V page with sequence 0, the vDSO's "invalid" counter marker, a
+ * seqcount that never settles).
  */
 static inline __attribute__((always_inline)) int
 fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
@@ -283,6 +327,7 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
 		return FR_OK;
 	}
+	/* hvclock (Hyper-V, rare and multiply-bound anyway), none, unknown: the general path decides. */
 	return general(kd, counter, dst);
 }
 

@@ -98,3 +98,24 @@ void ogen_print_classes(const char *name, const struct ogen_classes *cl)
 	       cl->n[OGEN_BELOW_TIMESTAMP]);
 	fflush(stdout);
 }
+
+struct ogen_around ogen_around_last(void)
+{
+	struct orun_clock c;
+	struct orun_pv p;
+	uint64_t at;
+	struct ogen_around a;
+
+	orun_get_clock(0, &c);
+	orun_get_pv(&p);
+	at = ogen_tsc_at_kvmclock(c.cycle_last);
+	a.lo = at - p.tsc_timestamp > (1ULL << 40) ? at - (1ULL << 40) : p.tsc_timestamp;
+	a.span = at - a.lo + (1ULL << 43);
+	return a;
+}
+
+void ogen_one_pv(struct orun_tally *t, struct ogen_classes *cl, unsigned page, uint64_t tsc)
+{
+	ogen_classify(cl, page, tsc);
+	orun_one(t, tsc);
+}

@@ -33,4 +33,13 @@ struct ogen_classes {
 void ogen_classify(struct ogen_classes *cl, unsigned page, uint64_t tsc);
 void ogen_print_classes(const char *name, const struct ogen_classes *cl);
 
+/* TSC values around cycle_last's: kvmclock from up to 2^40 cycles below it to 2^43 above (past max_cycles). */
+struct ogen_around {
+	uint64_t lo, span;
+};
+struct ogen_around ogen_around_last(void);
+
+/* One pvclock-mode value through orun_one, classified against the RAW entry of data page `page` first. */
+void ogen_one_pv(struct orun_tally *t, struct ogen_classes *cl, unsigned page, uint64_t tsc);
+
 #endif

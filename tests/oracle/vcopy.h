@@ -6,43 +6,55 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Layout of the copy, as the 6.17+ kernels map it: [vvar] 4 pages, [vvar_vclock] 2, [vdso] 2. */
+#include "kernel/kdata.h"
+#include "vsites.h"
+
 #define VC_PAGE 4096u
-#define VC_VVAR_PAGES 4u
-#define VC_VCLOCK_PAGES 2u
-#define VC_VDSO_PAGES 2u
-#define VC_MAX_SITES 16
+#define VC_MAX_VDSO_PAGES 8u
 
 typedef int (*vc_gettime_fn)(clockid_t clk, struct timespec *ts);
+
+/* Called at counter read n (0, 1, ...) of one call, before the read returns its value. */
+typedef void (*vc_read_hook)(unsigned n);
 
 /* What the kernel's code did during one call of the copy. */
 struct vc_call {
 	long ret;              /* the copy's return value */
-	unsigned rdtsc_traps;  /* patched rdtsc instructions executed */
+	unsigned rdtsc_traps;  /* patched counter reads executed */
 	int rdtsc_site;        /* index of the last one, or -1 */
 	unsigned carry_traps;  /* carry loops replaced by their closed form */
 	unsigned syscalls;     /* fallback system calls the copy made */
 };
 
+/*
+ * The copy keeps the era's relative layout: [vvar] (and [vvar_vclock]) pages_below pages, then
+ * the vDSO image, so the code's RIP-relative loads reach the copied pages. Only the data page
+ * (page 0, or the real page inside a time namespace) and a live pvclock page are copied; every
+ * other page is zero, written by the regimes.
+ */
 struct vcopy {
-	uint8_t *region;      /* VC_VVAR_PAGES + VC_VCLOCK_PAGES + VC_VDSO_PAGES pages */
-	uint8_t *vvar;        /* copy of [vvar]: page 0 and the rng page copied, the rest zero */
-	uint8_t *vclock;      /* copy of [vvar_vclock]: page 0 copied when the clock mode is pvclock */
+	uint8_t *region;
+	size_t pages;
+	const struct fr_layout *lay;
+	uint8_t *vvar;        /* data page 0 of the copy */
+	uint8_t *vclock;      /* the pvclock page of the copy */
+	uint8_t *hvclock;     /* the Hyper-V TSC page of the copy (vclock + 1 page) */
 	uint8_t *text;        /* copy of [vdso], patched and executable */
-	uint8_t time_page[VC_PAGE]; /* the original [vvar] page 0, for restoring between regimes */
+	uint8_t time_page[VC_PAGE]; /* the live data page as copied */
+	uint8_t pv_page[VC_PAGE];   /* the live pvclock page as copied (when live_mode is pvclock) */
 	int live_mode;        /* clock_mode of the live RAW entry */
+	int live_in_timens;   /* this process runs in a time namespace (the real page was copied) */
+	uint32_t tsc_aux;     /* what rdtscp leaves in ecx for this process (IA32_TSC_AUX) */
 	vc_gettime_fn gettime;
-	int n_rdtsc;          /* patched lfence;rdtsc sites */
-	uintptr_t rdtsc_at[VC_MAX_SITES];
-	int n_carry;          /* recognised "subtract 1e9 until below" loops */
-	int n_syscall;        /* patched clock_gettime fallback system calls */
+	struct vsites sites;
 };
 
 /*
- * Maps and patches the copy and installs the SIGILL handler. Returns NULL, or why this process's
- * vDSO cannot serve as an oracle (the caller then skips, it does not fail).
+ * Maps and patches the copy and installs the SIGILL handler. Returns NULL, or why the copy could
+ * not be made; *fatal says whether that is a failure (a vDSO exists but cannot be analysed) or
+ * a legitimate absence (no vDSO in this process, a kernel exporting no RAW data).
  */
-const char *vcopy_open(struct vcopy *vc);
+const char *vcopy_open(struct vcopy *vc, int *fatal);
 void vcopy_close(struct vcopy *vc);
 
 /*
@@ -51,7 +63,12 @@ void vcopy_close(struct vcopy *vc);
  */
 void vcopy_set_carry_shortcut(struct vcopy *vc, int on);
 
-/* Calls the copy's clock_gettime(clk) with every counter read returning tsc. */
+/* The hook run at each counter read of the copy (NULL: none). */
+void vcopy_set_read_hook(vc_read_hook hook);
+
+/* Calls the copy's clock_gettime(clk): the first counter read returns tsc, any later one tsc2. */
+void vcopy_gettime2(struct vcopy *vc, clockid_t clk, uint64_t tsc, uint64_t tsc2, struct timespec *ts,
+		    struct vc_call *call);
 void vcopy_gettime(struct vcopy *vc, clockid_t clk, uint64_t tsc, struct timespec *ts, struct vc_call *call);
 
 #endif

@@ -86,6 +86,19 @@ static inline int m_pvclock(uint64_t tsc, uint64_t tsc_timestamp, uint64_t syste
 	return 1;
 }
 
+/*
+ * Hyper-V reference time for one TSC value (KERNEL-DATA §7): the high 64 bits of the full
+ * 128-bit product tsc * scale, plus offset modulo 2^64. Returns 0 for sequence 0 (invalid page:
+ * the vDSO makes the system call).
+ */
+static inline int m_hvclock(uint64_t tsc, uint32_t sequence, uint64_t scale, uint64_t offset, uint64_t *out)
+{
+	if (sequence == 0)
+		return 0;
+	*out = (uint64_t)(((m_u128)tsc * scale) >> 64) + offset;
+	return 1;
+}
+
 /* A small deterministic generator (xorshift64*) for the randomised comparisons. */
 static inline uint64_t m_rand(uint64_t *state)
 {

@@ -64,8 +64,9 @@ void synth_init(struct synth *s, int era_index)
 
 	s->era = &eras[era_index];
 	s->vvar = map_none(SYNTH_PAGES);
-	s->pv = map_none(1);
-	s->pv_open = 0;
+	s->pv = map_none(2);
+	s->hv = s->pv + FR_PAGE_SIZE;
+	s->pv_open = s->hv_open = 0;
 	s->open = 1;
 	page_access(s->vvar, PROT_READ | PROT_WRITE);
 	lay = fr_layout_by_name(s->era->name);
@@ -76,7 +77,7 @@ void synth_init(struct synth *s, int era_index)
 void synth_free(struct synth *s)
 {
 	munmap(s->vvar, SYNTH_PAGES * FR_PAGE_SIZE);
-	munmap(s->pv, FR_PAGE_SIZE);
+	munmap(s->pv, 2 * FR_PAGE_SIZE);
 }
 
 void synth_close_pv(struct synth *s)
@@ -84,6 +85,23 @@ void synth_close_pv(struct synth *s)
 	if (s->pv_open)
 		page_access(s->pv, PROT_NONE);
 	s->pv_open = 0;
+}
+
+void synth_set_hv(struct synth *s, const struct hvvals *h)
+{
+	if (!s->hv_open)
+		page_access(s->hv, PROT_READ | PROT_WRITE);
+	s->hv_open = 1;
+	synth_put32(s->hv + 0, h->seq);
+	synth_put64(s->hv + 8, h->scale);
+	synth_put64(s->hv + 16, h->offset);
+}
+
+void synth_close_hv(struct synth *s)
+{
+	if (s->hv_open)
+		page_access(s->hv, PROT_NONE);
+	s->hv_open = 0;
 }
 
 uint8_t *synth_field(struct synth *s, uint32_t page, int idx, uint32_t off)
@@ -168,6 +186,12 @@ void synth_set_timens(struct synth *s, const struct nsoff *off, uint32_t marker)
 int synth_expect(const struct era *e, const struct clockvals *v, const struct pvvals *p,
 		 const struct nsoff *ns, uint64_t counter, struct timespec *ts)
 {
+	return synth_expect_vclock(e, v, p, NULL, ns, counter, ts);
+}
+
+int synth_expect_vclock(const struct era *e, const struct clockvals *v, const struct pvvals *p,
+			const struct hvvals *h, const struct nsoff *ns, uint64_t counter, struct timespec *ts)
+{
 	uint64_t c = counter, ns_val;
 
 	/* A seq that stays odd never settles (§4): after bounded retries the call passes. */
@@ -178,6 +202,10 @@ int synth_expect(const struct era *e, const struct clockvals *v, const struct pv
 		if (!p || !(p->flags & FR_PV_STABLE_BIT) || (p->version & 1))
 			return 0;
 		if (!m_pvclock(counter, p->tsts, p->sys, p->mul, p->shift, &c))
+			return 0;
+	} else if (v->mode == FR_MODE_HVCLOCK) {
+		/* Sequence 0 marks the page invalid: the vDSO makes the syscall (§7 step 1). */
+		if (!h || !m_hvclock(counter, h->seq, h->scale, h->offset, &c))
 			return 0;
 	} else if (v->mode != FR_MODE_TSC) {
 		return 0;
@@ -232,12 +260,11 @@ int synth_read(struct synth *s, int g, struct timespec *ts)
 	return g ? fr_raw_read_general_with(&s->kd, ctr_fn, ts) : fr_raw_read_with(&s->kd, ctr_fn, ts);
 }
 
-/* Both readings of s with counter value c give the era's answer for c (or both pass the call on). */
-void synth_check_read(struct synth *s, const struct clockvals *v, const struct pvvals *p,
-		      const struct nsoff *ns, uint64_t c, const char *what)
+static void check_read(struct synth *s, const struct clockvals *v, const struct pvvals *p, const struct hvvals *h,
+		       const struct nsoff *ns, uint64_t c, const char *what)
 {
 	struct timespec want = { 0, 0 }, got;
-	int ok = synth_expect(s->era, v, p, ns, c, &want);
+	int ok = synth_expect_vclock(s->era, v, p, h, ns, c, &want);
 
 	for (int g = 0; g < 2; g++) {
 		int r;
@@ -257,4 +284,17 @@ void synth_check_read(struct synth *s, const struct clockvals *v, const struct p
 unsigned synth_ctr_calls(void)
 {
 	return ctr.calls;
+}
+
+/* Both readings of s with counter value c give the era's answer for c (or both pass the call on). */
+void synth_check_read(struct synth *s, const struct clockvals *v, const struct pvvals *p,
+		      const struct nsoff *ns, uint64_t c, const char *what)
+{
+	check_read(s, v, p, NULL, ns, c, what);
+}
+
+void synth_check_read_hv(struct synth *s, const struct clockvals *v, const struct hvvals *h,
+			 const struct nsoff *ns, uint64_t c, const char *what)
+{
+	check_read(s, v, NULL, h, ns, c, what);
 }

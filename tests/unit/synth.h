@@ -37,8 +37,9 @@ extern const struct era eras[N_ERAS];
 struct synth {
 	const struct era *era;
 	uint8_t *vvar;
-	uint8_t *pv;
-	int pv_open;
+	uint8_t *pv;   /* the pvclock page; the Hyper-V TSC page follows it, as in the kernel */
+	uint8_t *hv;
+	int pv_open, hv_open;
 	unsigned open; /* bit n: [vvar] page n accessible */
 	struct fr_kdata kd;
 };
@@ -65,6 +66,13 @@ struct pvvals {
 	uint8_t flags;
 };
 
+/* struct ms_hyperv_tsc_page, §7. */
+struct hvvals {
+	uint32_t seq;
+	uint64_t scale;
+	uint64_t offset;
+};
+
 /* The RAW offset of a time namespace ({s64 sec, u64 nsec} in place of basetime[4]). */
 struct nsoff {
 	int64_t sec;
@@ -80,6 +88,8 @@ void synth_share_clocksource(struct synth *s, uint32_t page);
 void synth_set_pv(struct synth *s, const struct pvvals *p);
 /* Makes the pvclock page fault again, as it does while the clock mode is not pvclock. */
 void synth_close_pv(struct synth *s);
+void synth_set_hv(struct synth *s, const struct hvvals *h);
+void synth_close_hv(struct synth *s);
 /* Makes page 0 a time-namespace page with RAW offset off; the real data belongs on era->timens_page. */
 void synth_set_timens(struct synth *s, const struct nsoff *off, uint32_t marker);
 /* A field of an entry: idx 0 = clock_data[0], 1 = CS_RAW; off from §2.4 (without the max_cycles shift). */
@@ -93,6 +103,9 @@ void synth_put64(uint8_t *p, uint64_t v);
  */
 int synth_expect(const struct era *e, const struct clockvals *v, const struct pvvals *p,
 		 const struct nsoff *ns, uint64_t counter, struct timespec *ts);
+/* synth_expect with the Hyper-V page too (h used in hvclock mode, p in pvclock mode). */
+int synth_expect_vclock(const struct era *e, const struct clockvals *v, const struct pvvals *p,
+			const struct hvvals *h, const struct nsoff *ns, uint64_t counter, struct timespec *ts);
 
 /* The synthetic counter: first at the first call (after adding 2 to the u32 at bump, if set), then later. */
 void synth_ctr_set(uint64_t first, uint64_t later, uint8_t *bump);
@@ -102,11 +115,17 @@ int synth_read(struct synth *s, int g, struct timespec *ts);
 /* Both readings with counter value c give the era's answer for c (or both pass the call on). */
 void synth_check_read(struct synth *s, const struct clockvals *v, const struct pvvals *p,
 		      const struct nsoff *ns, uint64_t c, const char *what);
+/* synth_check_read in hvclock mode, with the Hyper-V page's values h. */
+void synth_check_read_hv(struct synth *s, const struct clockvals *v, const struct hvvals *h,
+			 const struct nsoff *ns, uint64_t c, const char *what);
 
 /* Test cases of fr_kdata_check and the layout tables (kdata_check.c). */
 TCase *kdata_check_tcase(void);
 TCase *kdata_release_tcase(void);
 /* Test cases of fr_kdata_check_strict and fr_locate_in on synthetic pages (kdata_pick.c). */
 TCase *kdata_pick_tcase(void);
+
+/* Test cases of the hvclock readers (kdata_hv.c). */
+TCase *kdata_hvclock_tcase(void);
 
 #endif

@@ -140,6 +140,39 @@ START_TEST(pvclock_late_conversion_is_exact)
 }
 END_TEST
 
+/*
+ * hvclock (Hyper-V TSC page, 10 MHz reference clock): reference time is a line of the TSC, so a
+ * tick converted before or after the kernel moved its snapshot on gives the reading's value.
+ */
+START_TEST(hvclock_late_conversion_is_exact)
+{
+	static const struct hvvals h = { .seq = 3, .scale = 0x010624dd2f1a9fbeULL, .offset = 5000000000ULL };
+	struct synth s;
+	uint64_t tsc = 0x123456789abcULL, ref;
+
+	synth_init(&s, _i);
+	synth_set_hv(&s, &h);
+	ck_assert(m_hvclock(tsc, h.seq, h.scale, h.offset, &ref));
+	for (uint64_t back = 0; back < 500000000ULL; back = back * 7 + 1234) {
+		struct clockvals v0 = { .seq = 2, .mode = FR_MODE_HVCLOCK, .max = 0x1ffffffffffULL,
+					.mult = 100u << 22, .shift = 22, .sec = 86400, .B = 987654321ULL << 22 };
+		struct clockvals v1;
+		struct timespec ts;
+		int64_t want;
+
+		v0.L = ref - back;
+		ck_assert(synth_expect_vclock(s.era, &v0, NULL, &h, NULL, tsc, &ts));
+		want = (int64_t)((uint64_t)ts.tv_sec * NSEC + (uint64_t)ts.tv_nsec);
+		synth_set_clock(&s, 0, &v0);
+		ck_assert_int_eq(convert(&s, tsc), want);
+		v1 = advance(v0, back + 12345678);
+		synth_set_clock(&s, 0, &v1);
+		ck_assert_int_eq(convert(&s, tsc), want);
+	}
+	synth_free(&s);
+}
+END_TEST
+
 /* Below tsc_timestamp the pvclock line is extrapolated: earlier values, never a pass. */
 START_TEST(pvclock_before_timestamp_extrapolates)
 {
@@ -188,7 +221,9 @@ START_TEST(cannot_convert)
 	v.mode = FR_MODE_NONE;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
+	/* hvclock with the Hyper-V page marked invalid (sequence 0). */
 	v.mode = FR_MODE_HVCLOCK;
+	synth_set_hv(&s, &(struct hvvals){ .seq = 0, .scale = 1ULL << 63, .offset = 0 });
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
 	v = kvm_clock;
@@ -215,6 +250,7 @@ static Suite *convert_suite(void)
 	tcase_add_loop_test(tc, tsc_late_conversion_is_exact, 0, N_ERAS);
 	tcase_add_loop_test(tc, pvclock_late_conversion_is_exact, 0, N_ERAS);
 	tcase_add_loop_test(tc, pvclock_before_timestamp_extrapolates, 0, N_ERAS);
+	tcase_add_loop_test(tc, hvclock_late_conversion_is_exact, 0, N_ERAS);
 	tcase_add_loop_test(tc, time_namespace_offset, 0, N_ERAS);
 	tcase_add_loop_test(tc, cannot_convert, 0, N_ERAS);
 	suite_add_tcase(s, tc);

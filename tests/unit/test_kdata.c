@@ -148,7 +148,7 @@ END_TEST
 
 START_TEST(passes_the_call)
 {
-	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_HVCLOCK, 4, 0x7FFFFFFFu, 0xFFFFFFFFu };
+	static const uint32_t modes[] = { FR_MODE_NONE, 4, 0x7FFFFFFFu, 0xFFFFFFFFu };
 	struct synth s;
 	struct clockvals v = tsc_clock;
 	struct pvvals p = kvm_pv;
@@ -157,7 +157,7 @@ START_TEST(passes_the_call)
 	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
 		v.mode = modes[k];
 		synth_set_clock(&s, 0, &v);
-		synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "mode none/hvclock/unknown");
+		synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "mode none/unknown");
 	}
 	/* A seq that stays odd (writer never finishes): bounded retries, then pass. */
 	v = tsc_clock;
@@ -391,6 +391,7 @@ static Suite *kdata_suite(void)
 	suite_add_tcase(s, kdata_check_tcase());
 	suite_add_tcase(s, kdata_release_tcase());
 	suite_add_tcase(s, kdata_pick_tcase());
+	suite_add_tcase(s, kdata_hvclock_tcase());
 	return s;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of rawmath.h: each era's delta rules, normalisation and the pvclock scaling, against a u128 model. */
+/* Unit tests of rawmath.h: each era's delta rules, normalisation, the pvclock and Hyper-V scaling, against a u128 model. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -299,6 +299,53 @@ START_TEST(cycles_ok_marker)
 }
 END_TEST
 
+/* The high half of a * b from 32-bit limbs, schoolbook: no 128-bit type involved. */
+static uint64_t mulhi_limbs(uint64_t a, uint64_t b)
+{
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+
+	return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* fr_hvclock_cycles is mul_u64_u64_shr(tsc, scale, 64) + offset, wrapping, over every bit. */
+START_TEST(hvclock_cycles)
+{
+	static const struct {
+		uint64_t tsc, scale, offset, want;
+	} hand[] = {
+		/* 2.5 GHz TSC, 10 MHz reference: scale = 2^64 / 250, truncated, so 1 s reads 1e7 - 1. */
+		{ 2500000000ULL, 0x010624dd2f1a9fbeULL, 0, 9999999 },
+		{ 0x123456789abcdef0ULL, 0x0fedcba987654321ULL, 0, 0x0121fa00ad77d742ULL },
+		{ 1ULL << 63, 1ULL << 63, 5, (1ULL << 62) + 5 },
+		{ ~0ULL, ~0ULL, 0, ~0ULL - 1 },
+		{ ~0ULL, ~0ULL, 3, 1 },                        /* the offset's addition wraps */
+		{ 1000, 1ULL << 32, (uint64_t)-100, 0 - 100ULL }, /* 1000 * 2^32 >> 64 = 0; a negative offset */
+		{ 0, ~0ULL, 42, 42 },
+	};
+	uint64_t st = 0x4876c10cULL;
+
+	for (size_t i = 0; i < sizeof(hand) / sizeof(hand[0]); i++) {
+		struct fr_hvclock_vals h = { hand[i].scale, hand[i].offset };
+		uint64_t m;
+
+		ck_assert_uint_eq(fr_hvclock_cycles(&h, hand[i].tsc), hand[i].want);
+		ck_assert(m_hvclock(hand[i].tsc, 1, hand[i].scale, hand[i].offset, &m));
+		ck_assert_uint_eq(m, hand[i].want);
+	}
+	for (int i = 0; i < 200000; i++) {
+		uint64_t tsc = m_rand(&st) >> (m_rand(&st) & 63), scale = m_rand(&st) >> (m_rand(&st) & 63);
+		uint64_t offset = m_rand(&st), m;
+		struct fr_hvclock_vals h = { scale, offset };
+
+		ck_assert(m_hvclock(tsc, 7, scale, offset, &m));
+		ck_assert_uint_eq(fr_hvclock_cycles(&h, tsc), m);
+		ck_assert_uint_eq(fr_hvclock_cycles(&h, tsc), mulhi_limbs(tsc, scale) + offset);
+	}
+}
+END_TEST
+
 static Suite *rawmath_suite(void)
 {
 	Suite *s = suite_create("rawmath");
@@ -313,6 +360,7 @@ static Suite *rawmath_suite(void)
 	tc = tcase_create("helpers");
 	tcase_add_test(tc, ts_set_normalises);
 	tcase_add_test(tc, pvclock_cycles);
+	tcase_add_test(tc, hvclock_cycles);
 	tcase_add_test(tc, mul_u64_u32_shr32);
 	tcase_add_test(tc, cycles_ok_marker);
 	suite_add_tcase(s, tc);
