@@ -10,7 +10,6 @@
 #include "runtime/decide.h"
 #include "runtime/locate.h"
 #include "synth.h"
-#include "sys/maps.h"
 #include "sys/vdso_elf.h"
 
 /* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
