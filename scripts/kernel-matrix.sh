@@ -10,8 +10,9 @@
 # (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt; the machine's
 # apt sources are never read or changed, nothing is installed into /boot) and keeps their
 # vmlinuz in $FASTRAW_MATRIX_CACHE (default ~/.cache/fastraw-matrix). -j runs that many guests
-# at once (FASTRAW_MATRIX_JOBS, default 1); --suites runs only these (comma-separated) suites. It exits 0 when every configuration passed, 1 when
-# one failed, and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
+# at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
+# given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
+# and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
 set -euo pipefail
 
 FR_MATRIX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +26,10 @@ KEYRING=${FASTRAW_MATRIX_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg
 # host makes everything slower, never a failure: the limits only catch a guest that hangs.
 BOOT_LIMIT=${FASTRAW_MATRIX_BOOT_TIMEOUT:-300}
 STALL_LIMIT=${FASTRAW_MATRIX_STALL_TIMEOUT:-300}
-JOBS=${FASTRAW_MATRIX_JOBS:-1}
+# Guests side by side: one per host CPU (at most 4). Most suites keep one vCPU busy, so two
+# 2-vCPU guests on a 2-CPU host finish sooner than one after the other (measured: 205 s against
+# 294 s for the seven configurations on this project's loaded 2-core VM).
+JOBS=${FASTRAW_MATRIX_JOBS:-$(n=$(nproc 2>/dev/null || echo 1); echo $((n > 4 ? 4 : n)))}
 SKIP=77
 
 # The suites of a configuration whose fast path is expected to serve RAW, and of one that must
@@ -62,7 +66,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"

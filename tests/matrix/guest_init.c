@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -18,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_speed.h"
 #include "timens.h"
 
 /*
@@ -31,8 +31,7 @@
  *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
  *                          CLOCK_MONOTONIC offset in seconds;
  *   FR_E2E_EXPECT          passed on to the suites (active or passthrough).
- * Before the suites it measures how fast this guest runs (a fixed piece of work against
- * CALIB_REF_MS) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
+ * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
  * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
  * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
  * the library's debug line.
@@ -43,11 +42,6 @@
 #define MAX_SUITES 32
 #define LINE_MAX_LEN 1024
 #define CLOCKSOURCE_WAIT_S 30
-/* The calibration work takes about this long in a guest on an idle host (QEMU TCG on this project's 2-core AMD EPYC VM: forks 160-270 ms, loop 40 ms). */
-#define CALIB_REF_MS 250.0
-#define CALIB_FORKS 100
-#define CALIB_LOOP 20000000u
-#define CALIB_ROUNDS 10
 /* Check's timeouts (e2e: 120 s a test case) times this, times the speed factor. */
 #define CK_BASE 2
 
@@ -244,49 +238,11 @@ static int run_suite(const struct suite *s)
 	return 0;
 }
 
-/*
- * How many times slower than the reference this guest runs: forks (page tables, scheduling,
- * the guest kernel's paths, as the suites use them) and a plain loop, timed by the guest's
- * CLOCK_MONOTONIC (under TCG the host's TSC: real time). The fastest of CALIB_ROUNDS rounds
- * counts (one round may meet the host's other work, or the guest's own start-up), scaled to the
- * whole work. Never below 1.
- */
-static double speed_factor(double *fork_ms, double *loop_ms)
-{
-	volatile uint32_t x = 1;
-	double best_fork = 0, best_loop = 0, f;
-
-	for (int r = 0; r < CALIB_ROUNDS; r++) {
-		double t0 = now_s(), t1, t2;
-
-		for (int i = 0; i < CALIB_FORKS / CALIB_ROUNDS; i++) {
-			pid_t pid = fork();
-
-			if (pid == 0)
-				_exit(0);
-			if (pid > 0)
-				waitpid(pid, NULL, 0);
-		}
-		t1 = now_s();
-		for (uint32_t i = 0; i < CALIB_LOOP / CALIB_ROUNDS; i++)
-			x = x * 1664525u + 1013904223u;
-		t2 = now_s();
-		if (r == 0 || t1 - t0 < best_fork)
-			best_fork = t1 - t0;
-		if (r == 0 || t2 - t1 < best_loop)
-			best_loop = t2 - t1;
-	}
-	*fork_ms = best_fork * CALIB_ROUNDS * 1e3;
-	*loop_ms = best_loop * CALIB_ROUNDS * 1e3;
-	f = (*fork_ms + *loop_ms) / CALIB_REF_MS;
-	return f < 1 ? 1 : f;
-}
-
 /* Sets CK_TIMEOUT_MULTIPLIER for the suites from the measured speed. */
 static void scale_timeouts(void)
 {
 	static char mult[48];
-	double fork_ms, loop_ms, f = speed_factor(&fork_ms, &loop_ms);
+	double fork_ms, loop_ms, f = fr_guest_speed(&fork_ms, &loop_ms);
 	int m = (int)(CK_BASE * f + 0.999);
 
 	snprintf(mult, sizeof(mult), "CK_TIMEOUT_MULTIPLIER=%d", m);
