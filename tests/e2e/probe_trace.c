@@ -18,8 +18,9 @@
 #define WARMUP_MAX 100000
 /* A pass-through after FR_SEQ_TRIES rounds plus the vDSO's own reading stays far below this. */
 #define MAX_STEPS 200000L
-/* Traced calls abandoned at their second counter read before one is traced to the end anyway. */
-#define MAX_TRACES 64
+/* Traced calls abandoned at their second counter read before one is traced to the end anyway
+   (an abandoned call costs a few dozen steps). */
+#define MAX_TRACES 256
 /* How long the tracer waits, at most, for a timer tick before it starts stepping. */
 #define TICK_WAIT_NS 50000000LL
 
@@ -85,6 +86,8 @@ static __attribute__((noreturn)) void child(int fd)
 	/* The first call initialises the library: that is not the call under test. */
 	o.decided = warm_up();
 	raise(SIGSTOP);
+	/* The tracer lets us run to here: stepping starts right at the call, with no libc code left. */
+	__asm__ volatile("int3" ::: "memory");
 	o.ret = clock_gettime(CLOCK_MONOTONIC_RAW, &o.ts);
 	traced_done();
 	_exit(write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 4);
@@ -199,14 +202,12 @@ static long reads(const struct counts *c)
 static const char abandoned[] = "abandoned";
 
 /*
- * Single-steps the child, stopped in raise(), until it reaches traced_done. The stop is reported
- * on the way out of raise()'s tgkill system call: that syscall instruction has already run (the
- * two bytes before the first RIP seen are 0F 05). What is left of raise() then runs in libc and
- * is counted apart, as lead steps, up to the first instruction in the probe's own text: with
- * glibc 2.36 twenty instructions, none of the kinds counted; whatever an older glibc does there
- * (it restored its signal mask with a system call) stays out of the counts too. From there on
- * every instruction is the traced call's, or one of the few around it in the probe's code.
- * With abandon set, a call about to read the counter a second time is given up (abandoned).
+ * Single-steps the child, stopped just after its int3, until it reaches traced_done. Steps
+ * outside the probe's own text before the first one inside it are counted apart, as lead steps
+ * (none: the int3 is in the probe's text; kept so that a stop elsewhere could never count libc's
+ * code as the call's). From there on every instruction is the traced call's, or one of the few
+ * around it in the probe's code. With abandon set, a call about to read the counter a second
+ * time is given up (abandoned).
  */
 static const char *trace(pid_t pid, int abandon, struct counts *c)
 {
@@ -291,10 +292,14 @@ static int trace_one(int abandon, struct counts *c, int *decided)
 	if (pid == 0)
 		child(fd[1]);
 	close(fd[1]);
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP) {
+	/* The child stops in raise(), then, let go, at its int3 (SIGTRAP, not passed on to it). */
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP ||
+	    ptrace(PTRACE_CONT, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    WSTOPSIG(st) != SIGTRAP) {
 		/* Exit status 3: PTRACE_TRACEME was refused (seccomp, Yama). */
 		printf("error=the child did not stop for tracing (wait status 0x%x)\n", st);
 		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
 		close(fd[0]);
 		return 2;
 	}
