@@ -167,6 +167,7 @@ boot_guest() {
 		-append "console=ttyS0 loglevel=3 panic=-1 $opts FR_MATRIX_SUITES=$suites FR_MATRIX_CLOCKSOURCE=$cs FR_MATRIX_TIMENS=$tns FR_E2E_EXPECT=$expect" \
 		>"$work/$name.qemu" 2>&1 &
 	qpid=$!
+	echo "$qpid" >"$work/$name.qpid"
 	last=$t0
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 1
@@ -190,6 +191,7 @@ boot_guest() {
 		break
 	done
 	wait "$qpid" 2>/dev/null || true
+	rm -f "$work/$name.qpid"
 	echo "$(($(date +%s) - t0)) $why" >"$work/$name.time"
 }
 
@@ -197,7 +199,7 @@ boot_guest() {
 # every suite passed.
 report_config() {
 	local name=$1 suites=$2 cpu=$3 smp=$4 log=$work/$1.log.txt
-	local want done_line pass fail machine lib oracle secs why status=FAIL
+	local want done_line pass fail machine lib oracle secs why speed status=FAIL
 	tr -d '\r' <"$work/$name.log" >"$log" 2>/dev/null || : >"$log"
 	read -r secs why <"$work/$name.time"
 	want=$(tr ',' '\n' <<<"$suites" | wc -l)
@@ -205,13 +207,15 @@ report_config() {
 	machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) rdtscp=\([01]\).*/\1 clocksource=\2 rdtscp=\3/p' "$log" | head -n 1)
 	# The library's view: clock mode, counter and active, or why it passes through.
 	lib=$(sed -n 's/^fastraw: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
+	speed=$(sed -n 's/^FRMATRIX: speed .* factor=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 	oracle=$(grep -o 'oracle: counter=.*' "$log" | head -n 1 || true)
 	[ -n "$oracle" ] || oracle="oracle: no summary line ($(grep -c '^SKIP: oracle' "$log" || true) SKIP lines)"
 	pass=$(sed -n 's/.*pass=\([0-9]*\).*/\1/p' <<<"$done_line")
 	fail=$(sed -n 's/.*fail=\([0-9]*\).*/\1/p' <<<"$done_line")
 	[ -n "$done_line" ] && [ "$fail" = 0 ] && [ "$pass" = "$want" ] && status=PASS
-	printf 'matrix: %-16s %s  %s/%s suites  %s -cpu %s -smp %s  %3ds%s\n' "$name" "$status" "${pass:-0}" "$want" \
-		"${machine:-?}" "$cpu" "$smp" "$secs" "$([ -n "$done_line" ] || echo "  (no result: ${why:-crashed})")"
+	printf 'matrix: %-16s %s  %s/%s suites  %s -cpu %s -smp %s  %3ds (speed factor %s)%s\n' "$name" "$status" \
+		"${pass:-0}" "$want" "${machine:-?}" "$cpu" "$smp" "$secs" "${speed:-?}" \
+		"$([ -n "$done_line" ] || echo "  (no result: ${why:-crashed})")"
 	printf 'matrix: %-16s   library: %s\n' "" "${lib:-no FASTRAW_DEBUG line}"
 	printf 'matrix: %-16s   %s\n' "" "$oracle"
 	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$status" "${machine%% *}" "$cpu" \
@@ -261,6 +265,16 @@ run_config() {
 	fi
 	cat "$work/$name.report"
 }
+
+# Interrupted (CTest's timeout, ^C): the guests still running go too.
+stop_guests() {
+	local f
+	for f in "$work"/*.qpid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	exit 1
+}
+trap stop_guests INT TERM
 
 t_all=$(date +%s) ran=0 passed=0 running=0
 for c in "${selected[@]}"; do
