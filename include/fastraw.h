@@ -21,7 +21,8 @@ extern "C" {
  * CLOCK_MONOTONIC_RAW in nanoseconds: exactly tv_sec * 1000000000 + tv_nsec of what
  * clock_gettime(CLOCK_MONOTONIC_RAW) returns for the same counter reading, without the split
  * into a timespec. When the fast path is off, the kernel's vDSO answers and the result is
- * combined the same way. Returns -1 only if even the kernel failed (it does not).
+ * combined the same way (without a vDSO, under valgrind: calibrated mode where it is eligible,
+ * else the system call). Returns -1 only if even the kernel failed (it does not).
  */
 int64_t fastraw_now_ns(void);
 
@@ -53,10 +54,11 @@ uint64_t fastraw_ticks(void);
  * A change of clocksource between read and conversion makes the result meaningless.
  *
  * Returns -1 when the current pages cannot convert: the fast path is off (FASTRAW_DISABLE=1,
- * an unknown kernel, valgrind...), the clock mode is none, the pvclock stable bit is clear,
- * the Hyper-V TSC page is marked invalid (sequence 0), or the clocksource value (in TSC mode:
- * ticks) has bit 63 set on a kernel before 6.5, which does not mask it off. Inside a time namespace the namespace's
- * offset is added, as clock_gettime does.
+ * an unknown kernel...), RAW is calibrated, the process has no data pages at all (under
+ * valgrind, where RAW is calibrated or passes through), the clock mode is none, the pvclock
+ * stable bit is clear, the Hyper-V TSC page is marked invalid (sequence 0), or the clocksource
+ * value (in TSC mode: ticks) has bit 63 set on a kernel before 6.5, which does not mask it off.
+ * Inside a time namespace the namespace's offset is added, as clock_gettime does.
  */
 int64_t fastraw_ticks_to_ns(uint64_t ticks);
 

@@ -2,6 +2,7 @@
 /* Probe: single-steps one CLOCK_MONOTONIC_RAW call in a child and counts the counter reads, fences and system calls it executes. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,28 @@
 #include "probe.h"
 
 #define WARMUP 8
-#define MAX_STEPS 1000000L
-#define MAX_TRACES 5
+/* Calls at most, in the child, until the library says it has decided (fastraw_info answers). */
+#define WARMUP_MAX 100000
+/* A pass-through after FR_SEQ_TRIES rounds plus the vDSO's own reading stays far below this. */
+#define MAX_STEPS 200000L
+/* Traced calls abandoned at their second counter read before one is traced to the end anyway
+   (an abandoned call costs a few dozen steps). */
+#define MAX_TRACES 256
+/* How long the tracer waits, at most, for a timer tick before it starts stepping. */
+#define TICK_WAIT_NS 50000000LL
 
 /* What the traced call returned, sent by the child once it runs untraced again. */
 struct outcome {
 	int ret;
+	int decided; /* 1: fastraw_info answered before the traced call; 0: it never did; -1: no such function */
 	struct timespec ts;
+};
+
+/* fastraw_info's argument, as include/fastraw.h declares it (the probe does not link the library). */
+struct lib_info {
+	size_t size;
+	int active;
+	const char *strings[6];
 };
 
 /* Instructions executed, by kind; "lead" steps ran before the probe's own code was reached. */
@@ -39,17 +55,39 @@ static __attribute__((noinline)) void traced_done(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+/*
+ * Warms the library up until its decision is published: the first call initialises it, and
+ * fastraw_info answers 0 once no initialiser is at work any more (it answers -1 while one is).
+ * A few more calls follow. Returns what struct outcome's decided says.
+ */
+static int warm_up(void)
+{
+	int (*info)(struct lib_info *) = (int (*)(struct lib_info *))dlsym(RTLD_DEFAULT, "fastraw_info");
+	struct timespec warm;
+	int decided = info ? 0 : -1;
+
+	for (int i = 0; i < WARMUP_MAX && decided == 0; i++) {
+		struct lib_info li = { sizeof(li), 0, { NULL } };
+
+		clock_gettime(CLOCK_MONOTONIC_RAW, &warm);
+		decided = info(&li) == 0;
+	}
+	for (int i = 0; i < WARMUP; i++)
+		clock_gettime(CLOCK_MONOTONIC_RAW, &warm);
+	return decided;
+}
+
 static __attribute__((noreturn)) void child(int fd)
 {
-	struct outcome o = { -1, { -1, -1 } };
-	struct timespec warm;
+	struct outcome o = { -1, 0, { -1, -1 } };
 
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 		_exit(3);
 	/* The first call initialises the library: that is not the call under test. */
-	for (int i = 0; i < WARMUP; i++)
-		clock_gettime(CLOCK_MONOTONIC_RAW, &warm);
+	o.decided = warm_up();
 	raise(SIGSTOP);
+	/* The tracer lets us run to here: stepping starts right at the call, with no libc code left. */
+	__asm__ volatile("int3" ::: "memory");
 	o.ret = clock_gettime(CLOCK_MONOTONIC_RAW, &o.ts);
 	traced_done();
 	_exit(write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 4);
@@ -87,14 +125,43 @@ static int in_range(const struct range *r, uintptr_t a)
 	return r->lo <= a && a < r->hi;
 }
 
+/* The executable mappings of this process: the child, forked from it, runs the same code there. */
+static struct range exec_maps[32];
+static int n_exec_maps;
+
+static void find_exec_maps(void)
+{
+	char line[512], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && n_exec_maps < (int)(sizeof(exec_maps) / sizeof(exec_maps[0])) && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && perms[0] == 'r' && perms[2] == 'x')
+			exec_maps[n_exec_maps++] = (struct range){ lo, hi };
+	}
+	if (f)
+		fclose(f);
+}
+
 /*
- * The first bytes of the instruction at rip, as many as one word read can give (at least 1).
- * A word that would reach past the end of the mapping is read from further back instead.
+ * The first bytes of the instruction at rip (at least 1), or 0. The child is a fork of this
+ * process and maps nothing new, so its code is ours at the same address: read in place, that
+ * costs no system call per step (a slow step lets timer ticks into the seqcount windows).
+ * Elsewhere one word is read from the child, from further back where it would reach past the
+ * end of the mapping.
  */
 static int peek_code(pid_t pid, uintptr_t rip, uint8_t *b)
 {
 	static const int back[] = { 0, 5, 7 };
 
+	for (int i = 0; i < n_exec_maps; i++)
+		if (in_range(&exec_maps[i], rip)) {
+			size_t n = exec_maps[i].hi - rip < 8 ? exec_maps[i].hi - rip : 8;
+
+			memcpy(b, (const void *)rip, n);
+			return (int)n;
+		}
 	for (unsigned i = 0; i < sizeof(back) / sizeof(back[0]); i++) {
 		long w;
 
@@ -126,16 +193,23 @@ static void classify(struct counts *c, const uint8_t *b, int n)
 		c->lfence++;
 }
 
+static long reads(const struct counts *c)
+{
+	return c->rdtsc + c->rdtscp;
+}
+
+/* trace()'s answer for a call given up at its second counter read. */
+static const char abandoned[] = "abandoned";
+
 /*
- * Single-steps the child, stopped in raise(), until it reaches traced_done. The stop is reported
- * on the way out of raise()'s tgkill system call: that syscall instruction has already run (the
- * two bytes before the first RIP seen are 0F 05). What is left of raise() then runs in libc and
- * is counted apart, as lead steps, up to the first instruction in the probe's own text: with
- * glibc 2.36 twenty instructions, none of the kinds counted; whatever an older glibc does there
- * (it restored its signal mask with a system call) stays out of the counts too. From there on
- * every instruction is the traced call's, or one of the few around it in the probe's code.
+ * Single-steps the child, stopped just after its int3, until it reaches traced_done. Steps
+ * outside the probe's own text before the first one inside it are counted apart, as lead steps
+ * (none: the int3 is in the probe's text; kept so that a stop elsewhere could never count libc's
+ * code as the call's). From there on every instruction is the traced call's, or one of the few
+ * around it in the probe's code. With abandon set, a call about to read the counter a second
+ * time is given up (abandoned).
  */
-static const char *trace(pid_t pid, struct counts *c)
+static const char *trace(pid_t pid, int abandon, struct counts *c)
 {
 	struct range text, vdso = { 0, 0 };
 	uintptr_t done = (uintptr_t)traced_done;
@@ -163,6 +237,8 @@ static const char *trace(pid_t pid, struct counts *c)
 			classify(c, b, n);
 			c->vdso += in_range(&vdso, regs.rip);
 			c->steps++;
+			if (abandon && reads(c) > 1)
+				return abandoned;
 		}
 		if (c->steps + c->lead >= MAX_STEPS)
 			return "step limit reached";
@@ -177,8 +253,26 @@ static const char *trace(pid_t pid, struct counts *c)
 	}
 }
 
-/* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed. */
-static int trace_one(struct counts *c)
+/*
+ * Returns just after the kernel's timekeeping update (CLOCK_MONOTONIC_COARSE moves only then),
+ * or after TICK_WAIT_NS without one: stepping then starts with a whole tick before the next
+ * update, the best chance for the call's seqcount window to see none. Only a head start: no
+ * result depends on it.
+ */
+static void wait_for_tick(void)
+{
+	struct timespec c0, c, t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &c0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &c);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
+}
+
+/* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed, 3 abandoned. */
+static int trace_one(int abandon, struct counts *c, int *decided)
 {
 	struct outcome o;
 	struct timespec a, b;
@@ -198,28 +292,38 @@ static int trace_one(struct counts *c)
 	if (pid == 0)
 		child(fd[1]);
 	close(fd[1]);
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP) {
+	/* The child stops in raise(), then, let go, at its int3 (SIGTRAP, not passed on to it). */
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP ||
+	    ptrace(PTRACE_CONT, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    WSTOPSIG(st) != SIGTRAP) {
 		/* Exit status 3: PTRACE_TRACEME was refused (seccomp, Yama). */
 		printf("error=the child did not stop for tracing (wait status 0x%x)\n", st);
 		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(fd[0]);
 		return 2;
 	}
+	wait_for_tick();
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-	why = trace(pid, c);
+	why = trace(pid, abandon, c);
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);
 	if (why) {
-		printf("error=%s (errno %d, %ld steps)\n", why, errno, c->steps + c->lead);
+		if (why != abandoned)
+			printf("error=%s (errno %d, %ld steps)\n", why, errno, c->steps + c->lead);
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
-		return 2;
+		close(fd[0]);
+		return why == abandoned ? 3 : 2;
 	}
 	c->ns = ts_ns(&b) - ts_ns(&a);
 	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid ||
 	    !WIFEXITED(st) || WEXITSTATUS(st) != 0 || read(fd[0], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
 		printf("error=the child did not finish (wait status 0x%x)\n", st);
+		close(fd[0]);
 		return 2;
 	}
 	close(fd[0]);
+	*decided = o.decided;
 	/* The call ran between the two kernel reads. */
 	if (o.ret != 0 || o.ts.tv_nsec < 0 || o.ts.tv_nsec >= 1000000000L || ts_ns(&o.ts) < ts_ns(&a) ||
 	    ts_ns(&o.ts) > ts_ns(&b)) {
@@ -231,39 +335,53 @@ static int trace_one(struct counts *c)
 	return 0;
 }
 
-static long reads(const struct counts *c)
+/*
+ * Tracer and child share this CPU: a step is then a switch between two tasks on one CPU, never a
+ * wake-up of another (under emulation, or on a loaded host, that costs far more than the step).
+ * Where affinity cannot be set the steps are only slower.
+ */
+static void stay_on_this_cpu(void)
 {
-	return c->rdtsc + c->rdtscp;
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }
 
 /*
- * Single-stepping makes the call last milliseconds, so a timer tick can update the kernel's data
- * inside a seqcount window and the call reads again (the library gives up after FR_SEQ_TRIES
- * and passes the call through; the vDSO's own loop has no bound). Those rounds are the tracer's
- * doing, not the path's: a trace that read the counter more than once is taken again, a few
- * times, and the one with the fewest reads is reported. Every traced call's answer is checked.
+ * Single-stepping makes the call last far longer than it does untraced, so a timer tick can
+ * update the kernel's data inside a seqcount window, and the call reads again (the library gives
+ * up after FR_SEQ_TRIES rounds and passes the call through; the vDSO's own loop has no bound).
+ * Those rounds are the tracer's doing, not the path's. So steps are made cheap (one CPU, code
+ * read in place), each trace starts just after a tick, and a call about to read the counter a
+ * second time is abandoned and a new one traced, up to MAX_TRACES times, however slow each step
+ * is: no deadline decides. Only if none got through with one reading is one call traced to the
+ * end, rounds and all, and reported. Every call traced to the end has its answer checked.
  */
 int main(void)
 {
-	struct counts best = { 0 }, c;
-	int traces, ret;
+	struct counts c;
+	int traces, ret, decided = -2;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	stay_on_this_cpu();
+	find_exec_maps();
 	for (traces = 1;; traces++) {
 		memset(&c, 0, sizeof(c));
-		ret = trace_one(&c);
-		if (ret)
-			return ret;
-		if (traces == 1 || reads(&c) < reads(&best) ||
-		    (reads(&c) == reads(&best) && c.steps < best.steps))
-			best = c;
-		if (reads(&c) <= 1 || traces == MAX_TRACES)
+		ret = trace_one(traces <= MAX_TRACES, &c, &decided);
+		if (ret != 3)
 			break;
 	}
+	if (ret)
+		return ret;
 	printf("served=%s\n", e2e_served_by("clock_gettime"));
-	printf("steps=%ld\nrdtsc=%ld\nrdtscp=%ld\nlfence=%ld\nsyscall=%ld\nvdso_steps=%ld\n", best.steps,
-	       best.rdtsc, best.rdtscp, best.lfence, best.syscall, best.vdso);
-	printf("lead_steps=%ld\ntraces=%d\nstep_ns=%lld\n", best.lead, traces,
-	       (long long)(best.ns / (best.steps + best.lead + 1)));
+	printf("steps=%ld\nrdtsc=%ld\nrdtscp=%ld\nlfence=%ld\nsyscall=%ld\nvdso_steps=%ld\n", c.steps, c.rdtsc,
+	       c.rdtscp, c.lfence, c.syscall, c.vdso);
+	printf("lead_steps=%ld\ntraces=%d\nstep_ns=%lld\ndecided=%d\n", c.lead, traces,
+	       (long long)(c.ns / (c.steps + c.lead + 1)), decided);
 	return 0;
 }

@@ -41,12 +41,16 @@ static void assert_warnings(const struct e2e_result *r, const char *tsc, int deb
 		      E2E_SHOWN, r->err);
 }
 
-static void run_trace(struct e2e_result *r, const char *const *env, struct trace *t)
+/* run names the run in the progress line: how many calls were traced, and how slow a step was. */
+static void run_trace(struct e2e_result *r, const char *run, const char *const *env, struct trace *t)
 {
 	const struct e2e_opts opts = { .env = env };
 
 	e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_TRACE")));
 	e2e_assert_ok(r);
+	printf("e2e_path: %s: traced %lld call(s), %lld steps, %lld ns a step\n", run,
+	       (long long)e2e_int_value(r->out, "traces"), (long long)e2e_int_value(r->out, "steps"),
+	       (long long)e2e_int_value(r->out, "step_ns"));
 	e2e_assert_served(r, "served");
 	t->rdtsc = e2e_int_value(r->out, "rdtsc");
 	t->rdtscp = e2e_int_value(r->out, "rdtscp");
@@ -104,7 +108,7 @@ START_TEST(path_by_mode)
 	e2e_assert_debug(r.err, counter);
 	e2e_result_free(&r);
 
-	run_trace(&r, env + 1, &t);
+	run_trace(&r, run, env + 1, &t);
 	assert_warnings(&r, mode, 0);
 	if (e2e_expect_passthrough())
 		assert_trace_passthrough(&r, run, &t);
@@ -124,7 +128,7 @@ START_TEST(disabled_runs_the_vdso)
 	struct e2e_result r;
 	struct trace t;
 
-	run_trace(&r, E2E_ENV("FASTRAW_DISABLE=1"), &t);
+	run_trace(&r, "FASTRAW_DISABLE=1", E2E_ENV("FASTRAW_DISABLE=1"), &t);
 	e2e_assert_quiet(&r);
 	if (e2e_expect_passthrough())
 		assert_trace_passthrough(&r, "FASTRAW_DISABLE=1", &t);

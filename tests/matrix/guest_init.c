@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_speed.h"
 #include "timens.h"
 
 /*
@@ -30,7 +31,10 @@
  *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
  *                          CLOCK_MONOTONIC offset in seconds;
  *   FR_E2E_EXPECT          passed on to the suites (active or passthrough).
- * Every line meant for the host starts with "FRMATRIX: ".
+ * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
+ * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
+ * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
+ * the library's debug line.
  */
 
 #define MANIFEST "/matrix/manifest"
@@ -38,6 +42,8 @@
 #define MAX_SUITES 32
 #define LINE_MAX_LEN 1024
 #define CLOCKSOURCE_WAIT_S 30
+/* Check's timeouts (e2e: 120 s a test case) times this, times the speed factor. */
+#define CK_BASE 2
 
 struct suite {
 	char name[64];
@@ -45,7 +51,7 @@ struct suite {
 };
 
 static char env_store[MAX_ENV][LINE_MAX_LEN];
-static char *child_env[MAX_ENV + 8];
+static char *child_env[MAX_ENV + 12]; /* the manifest's, pass_on's 8 and the multiplier */
 static struct suite suites[MAX_SUITES];
 static int nsuites, nenv;
 
@@ -232,6 +238,60 @@ static int run_suite(const struct suite *s)
 	return 0;
 }
 
+/* Sets CK_TIMEOUT_MULTIPLIER for the suites from the measured speed. */
+static void scale_timeouts(void)
+{
+	static char mult[48];
+	double fork_ms, loop_ms, f = fr_guest_speed(&fork_ms, &loop_ms);
+	int m = (int)(CK_BASE * f + 0.999);
+
+	snprintf(mult, sizeof(mult), "CK_TIMEOUT_MULTIPLIER=%d", m);
+	child_env[nenv++] = mult;
+	child_env[nenv] = NULL;
+	say("speed calib=%.0fms (forks %.0f, loop %.0f) factor=%.1f ck_timeout_multiplier=%d",
+	    fork_ms + loop_ms, fork_ms, loop_ms, f, m);
+}
+
+/* The value of NAME in the manifest's environment, or NULL. */
+static const char *manifest_env(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < nenv; i++)
+		if (strncmp(child_env[i], name, n) == 0 && child_env[i][n] == '=')
+			return child_env[i] + n + 1;
+	return NULL;
+}
+
+/* The library's own account of this guest: its FASTRAW_DEBUG line, from a brief preloaded probe. */
+static void report_library(void)
+{
+	const char *lib = manifest_env("FASTRAW_LIB"), *probe = manifest_env("FR_PROBE_BRACKET");
+	char preload[LINE_MAX_LEN];
+	pid_t pid;
+
+	if (!lib || !probe) {
+		say("library: no FASTRAW_LIB or FR_PROBE_BRACKET in the manifest");
+		return;
+	}
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", lib);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)probe, "1000", "1", NULL };
+		char *envp[] = { preload, "FASTRAW_DEBUG=1", NULL };
+		int null = open("/dev/null", O_WRONLY);
+
+		/* Only stderr, the library's line, reaches the console. */
+		if (null >= 0)
+			dup2(null, 1);
+		execve(probe, argv, envp);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
 static void report_machine(void)
 {
 	char cs[64];
@@ -285,9 +345,9 @@ int main(void)
 	}
 	child_env[nenv] = NULL;
 	pass_on("FR_E2E_EXPECT");
-	pass_on("CK_TIMEOUT_MULTIPLIER");
 	pass_on("PATH");
 	report_machine();
+	scale_timeouts();
 	if (tns && atol(tns) != 0) {
 		if (enter_timens(atol(tns)) != 0) {
 			say("done pass=0 fail=1 (time namespace)");
@@ -295,6 +355,7 @@ int main(void)
 		}
 		report_timens();
 	}
+	report_library();
 	snprintf(names, sizeof(names), "%s", list);
 	for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
 		const struct suite *s = find_suite(n);

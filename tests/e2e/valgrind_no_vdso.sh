@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Under valgrind a process has no vDSO: the library says so and serves RAW calibrated where that is eligible, else passes through.
+# usage: valgrind_no_vdso.sh LIBFASTRAW PROBE FASTRAW-INFO
+#
+# Valgrind maps no [vdso] or [vvar] into its client, so the kernel's data pages cannot be read and
+# the exact source is out. What FASTRAW_SOURCE=auto does then depends on calibrated mode's
+# eligibility as the client sees it: CPUID's invariant-TSC bit is valgrind's (it shows the client
+# a CPU model of its own, whatever the host's), the kernel's trust in the TSC is the machine's.
+# So the test reads both, as the README's rule states them, and asserts the matching outcome:
+#   eligible      the debug line says "calibrated" and why the kernel's data is not used, and
+#                 the calls are served in-process, inside the kernel's bracket;
+#   not eligible  every call passes through, and the debug line gives both reasons.
+# FASTRAW_SOURCE=kernel passes every call through on any machine: the exact source is missing.
+set -eu
+lib=$1 probe=$2 info=$3
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "SKIP: valgrind is not installed"
+	exit 0
+fi
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# The kernel trusts the TSC: a "tsc" clocksource, or the first CPU's tsc_reliable flag and no
+# tsc=unstable on the command line.
+kernel_trusts_tsc() {
+	avail=$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null || true)
+	case " $avail " in *" tsc "*) return 0 ;; esac
+	case " $(cat /proc/cmdline 2>/dev/null || true) " in *" tsc=unstable "*) return 1 ;; esac
+	sed -n '/^flags[[:space:]]*:/{p;q;}' /proc/cpuinfo 2>/dev/null | grep -qw tsc_reliable
+}
+
+# The invariant-TSC bit as a client of valgrind sees it (valgrind's CPU model, not the host's).
+invtsc=$(valgrind -q "$info" --json --samples 0 2>&1 | sed -n 's/^ *"invariant_tsc": \([a-z]*\),*$/\1/p')
+[ "$invtsc" = true ] || [ "$invtsc" = false ] || fail "fastraw-info under valgrind gave no invariant_tsc"
+if [ "$invtsc" = true ] && kernel_trusts_tsc; then eligible=1; else eligible=0; fi
+echo "under valgrind: invariant_tsc=$invtsc, kernel trusts the TSC: $(kernel_trusts_tsc && echo yes || echo no)" \
+	"=> calibrated mode eligible: $eligible"
+
+# run SOURCE: the bracket probe under valgrind; sets $out and $line (the client's debug line).
+run() {
+	out=$(LD_PRELOAD="$lib" FASTRAW_SOURCE=$1 FASTRAW_DEBUG=1 FASTRAW_STATS=1 valgrind -q "$probe" 1000 1 2>&1) ||
+		fail "probe under valgrind (FASTRAW_SOURCE=$1) exited non-zero:
+$out"
+	echo "--- FASTRAW_SOURCE=$1"
+	echo "$out"
+	# The valgrind launcher is preloaded too and prints its own line: the client's is the one
+	# without a vDSO.
+	[ "$(echo "$out" | grep -c '^fastraw: kernel=.*no \[vdso\] or \[vvar\] mapping')" = 1 ] ||
+		fail "want one debug line saying \"no [vdso] or [vvar] mapping\""
+	line=$(echo "$out" | grep '^fastraw: kernel=.*no \[vdso\] or \[vvar\] mapping')
+	echo "$out" | grep -q '^violations=0$' || fail "the probe saw values outside the kernel's bracket"
+}
+
+assert_passthrough() {
+	echo "$line" | grep -q 'passthrough: no \[vdso\] or \[vvar\] mapping' || fail "no pass-through reason: $line"
+	echo "$out" | grep -Eq '^fastraw: stats: MONOTONIC_RAW fast=0 passthrough=[1-9]' || fail "calls not passed through"
+}
+
+run auto
+if [ "$eligible" = 1 ]; then
+	echo "$line" | grep -q ' calibrated: seed .*kernel data not used: no \[vdso\] or \[vvar\] mapping' ||
+		fail "calibrated mode is eligible here, but the debug line does not say it serves: $line"
+	echo "$out" | grep -Eq '^fastraw: stats: MONOTONIC_RAW fast=[1-9][0-9]* passthrough=0' ||
+		fail "calibrated mode did not serve the calls in-process"
+else
+	assert_passthrough
+	echo "$line" | grep -q 'calibrated mode not eligible: ' || fail "no reason why calibrated mode is not eligible: $line"
+fi
+
+run kernel
+assert_passthrough
+echo "valgrind: ok (calibrated mode eligible: $eligible)"
