@@ -126,17 +126,33 @@ need_tools() {
 	command -v dpkg-deb >/dev/null 2>&1 || skip "no dpkg-deb: Debian's kernel packages cannot be unpacked here"
 }
 
+# Copies one path to the same absolute path under $1.
+copy_one() {
+	local root=$1 path=$2 link
+	if [ -e "$root$path" ] || [ -L "$root$path" ]; then
+		return 0
+	fi
+	mkdir -p "$root$(dirname "$path")"
+	link=$(readlink "$path" 2>/dev/null || true)
+	# A link to a file beside it (libfastraw.so.0 -> libfastraw.so.0.1.0) stays a link, so the
+	# guest sees one library under both names, as the host does; anything else is copied.
+	if [ -n "$link" ] && [ "${link#*/}" = "$link" ]; then
+		copy_one "$root" "$(dirname "$path")/$link"
+		ln -s "$link" "$root$path"
+	else
+		cp -L "$path" "$root$path"
+	fi
+}
+
 # Copies a file and the shared objects it needs to the same absolute paths under $1.
 stage_with_deps() {
 	local root=$1 file=$2 dep
 	[ -e "$root$file" ] && return 0
-	mkdir -p "$root$(dirname "$file")"
-	cp -L "$file" "$root$file"
+	copy_one "$root" "$file"
 	# ldd prints "name => /path (addr)" and "/path/ld-linux... (addr)"; a static program has none.
 	while read -r dep; do
-		[ -n "$dep" ] && [ ! -e "$root$dep" ] || continue
-		mkdir -p "$root$(dirname "$dep")"
-		cp -L "$dep" "$root$dep"
+		[ -n "$dep" ] || continue
+		copy_one "$root" "$dep"
 	done < <(ldd "$file" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) (.*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p')
 }
 
