@@ -121,7 +121,7 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 	n = info->size < sizeof(full) ? info->size : sizeof(full);
 	full.size = n;
 	full.kernel = st->release ? st->release : "?";
-	full.era = st->era;
+	full.era = st->pick.era;
 	full.clock_mode = st->mode < 0 ? "unknown" : fr_mode_name(st->mode);
 	full.counter = fr_counter_name(st->counter);
 	full.reason = st->active || st->calibrated ? "active" : st->reason;

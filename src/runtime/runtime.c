@@ -92,7 +92,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	int located = 0;
 
 	__builtin_memset(p, 0, sizeof(*p));
-	p->st.era = p->st.pick.era = "none";
+	p->st.pick.era = "none";
 	p->st.mode = -1;
 	if (release_seam)
 		p->st.release = release_seam;
@@ -116,7 +116,6 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		else
 			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	}
-	p->st.era = p->st.pick.era;
 	p->st.active = why == NULL;
 	p->st.reason = why;
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
@@ -154,7 +153,7 @@ static void report(const struct plan *p)
 	fr_line_add(&l, "fastraw: kernel=");
 	fr_line_add(&l, p->st.release ? p->st.release : "?");
 	fr_line_add(&l, " era=");
-	fr_line_add(&l, p->st.era);
+	fr_line_add(&l, p->st.pick.era);
 	if (p->st.pick.assumed) {
 		fr_line_add(&l, " (");
 		fr_line_add(&l, p->st.pick.note);

@@ -26,8 +26,7 @@ int fr_clock_gettime(clockid_t clk, struct timespec *ts);
 /* What initialisation decided, for FASTRAW_DEBUG and the tools. */
 struct fr_status {
 	const char *release;           /* kernel release (uname) */
-	const char *era;               /* layout name, or "none" */
-	struct fr_pick pick;           /* how the layout was chosen: assumed, and why (pick.note) */
+	struct fr_pick pick;           /* the layout (pick.era: its name, or "none"), assumed or not, and why */
 	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
 	enum fr_counter_mode counter;  /* counter read in use */
 	int active;                    /* fast path serves RAW from the kernel's data */
