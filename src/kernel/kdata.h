@@ -143,7 +143,6 @@ int fr_kdata_mode(const struct fr_kdata *kd);
 
 const char *fr_mode_name(int mode);
 
-
 /* Retries of the seqcount loops before giving the call to the real vDSO: never a hang. */
 #define FR_SEQ_TRIES 128
 

@@ -3,58 +3,22 @@
 #include "runtime/locate.h"
 
 #include "runtime/decide.h"
+#include "sys/log.h"
 #include "sys/maps.h"
 #include "sys/vdso_elf.h"
 
-/* A bounded string being built; always terminated, silently cut at its capacity. */
-struct text {
-	char *buf;
-	size_t cap, len;
-};
-
-static void text_init(struct text *t, char *buf, size_t cap)
-{
-	t->buf = buf;
-	t->cap = cap;
-	t->len = 0;
-	buf[0] = '\0';
-}
-
-static void put(struct text *t, const char *s)
-{
-	while (*s && t->len + 1 < t->cap)
-		t->buf[t->len++] = *s++;
-	t->buf[t->len] = '\0';
-}
-
-static void put_uint(struct text *t, unsigned v)
-{
-	char d[12];
-	int n = 0;
-
-	do {
-		d[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n) {
-		char c[2] = { d[--n], '\0' };
-
-		put(t, c);
-	}
-}
-
 /* "M.m" of the release; "?" when it has none. */
-static void put_release(struct text *t, const char *release)
+static void put_release(struct fr_line *t, const char *release)
 {
 	unsigned major, minor;
 
 	if (fr_release_parse(release, &major, &minor) != 0) {
-		put(t, "?");
+		fr_line_add(t, "?");
 		return;
 	}
-	put_uint(t, major);
-	put(t, ".");
-	put_uint(t, minor);
+	fr_line_add_uint(t, major);
+	fr_line_add(t, ".");
+	fr_line_add_uint(t, minor);
 }
 
 /*
@@ -90,35 +54,36 @@ static const char *try_layout(const struct fr_layout *lay, const struct fr_where
 static void note_assumed(struct fr_pick *pick, const char *release, enum fr_release_kind kind,
 			 const struct fr_layout *own, const char *own_fail)
 {
-	struct text t;
+	struct fr_line t;
 
-	text_init(&t, pick->note, sizeof(pick->note));
-	put(&t, "assumed: ");
+	fr_line_init(&t);
+	fr_line_add(&t, "assumed: ");
 	switch (kind) {
 	case FR_REL_NEWER:
-		put(&t, "kernel ");
+		fr_line_add(&t, "kernel ");
 		put_release(&t, release);
-		put(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
+		fr_line_add(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
 		break;
 	case FR_REL_KNOWN:
-		put(&t, "release ");
+		fr_line_add(&t, "release ");
 		put_release(&t, release);
-		put(&t, " says ");
-		put(&t, own->name);
-		put(&t, ", whose page checks fail (");
-		put(&t, own_fail);
-		put(&t, ")");
+		fr_line_add(&t, " says ");
+		fr_line_add(&t, own->name);
+		fr_line_add(&t, ", whose page checks fail (");
+		fr_line_add(&t, own_fail);
+		fr_line_add(&t, ")");
 		break;
 	case FR_REL_OLD:
-		put(&t, "release ");
+		fr_line_add(&t, "release ");
 		put_release(&t, release);
-		put(&t, " says no RAW data (before 5.3)");
+		fr_line_add(&t, " says no RAW data (before 5.3)");
 		break;
 	case FR_REL_UNPARSED:
-		put(&t, "kernel release not understood");
+		fr_line_add(&t, "kernel release not understood");
 		break;
 	}
-	put(&t, "; page and vDSO agree");
+	fr_line_add(&t, "; page and vDSO agree");
+	fr_line_copy(&t, pick->note, sizeof(pick->note));
 }
 
 /* Why no layout would do, in pick->why: the release's reason, then the best evidence found. */
@@ -126,35 +91,36 @@ static const char *refusal(struct fr_pick *pick, const char *release, enum fr_re
 			   const char *base, const struct fr_layout *judged, const char *judge_why,
 			   const struct fr_layout *newest, const char *newest_why, int tried)
 {
-	struct text t;
+	struct fr_line t;
 
 	if (!tried && kind != FR_REL_NEWER)
 		return base;
-	text_init(&t, pick->why, sizeof(pick->why));
+	fr_line_init(&t);
 	if (kind == FR_REL_NEWER) {
-		put(&t, "kernel ");
+		fr_line_add(&t, "kernel ");
 		put_release(&t, release);
-		put(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
+		fr_line_add(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
 	} else {
-		put(&t, base);
+		fr_line_add(&t, base);
 	}
 	if (judged) {
-		put(&t, "; its page matches ");
-		put(&t, judged->name);
-		put(&t, " but ");
-		put(&t, judge_why);
+		fr_line_add(&t, "; its page matches ");
+		fr_line_add(&t, judged->name);
+		fr_line_add(&t, " but ");
+		fr_line_add(&t, judge_why);
 	} else if (kind == FR_REL_NEWER && !tried) {
-		put(&t, ", and without /proc/self/maps its layout cannot be confirmed");
+		fr_line_add(&t, ", and without /proc/self/maps its layout cannot be confirmed");
 	} else if (kind == FR_REL_NEWER) {
-		put(&t, ", and its page does not match ");
-		put(&t, newest->name);
-		put(&t, ": ");
-		put(&t, newest_why);
+		fr_line_add(&t, ", and its page does not match ");
+		fr_line_add(&t, newest->name);
+		fr_line_add(&t, ": ");
+		fr_line_add(&t, newest_why);
 	} else if (kind == FR_REL_KNOWN) {
-		put(&t, "; no other layout matches the page");
+		fr_line_add(&t, "; no other layout matches the page");
 	} else {
 		return base;
 	}
+	fr_line_copy(&t, pick->why, sizeof(pick->why));
 	return pick->why;
 }
 

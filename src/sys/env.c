@@ -133,14 +133,8 @@ void fr_env_warning_line(const struct fr_env_warning *w, struct fr_line *l)
 	fr_line_add(l, w->name);
 	fr_line_add(l, "=");
 	if (fr_line_add_escaped(l, w->value, FR_ENV_SHOW_MAX) < len) {
-		char num[24], *p = num + sizeof(num);
-
-		*--p = '\0';
-		do
-			*--p = (char)('0' + len % 10);
-		while ((len /= 10) != 0);
 		fr_line_add(l, "... (");
-		fr_line_add(l, p);
+		fr_line_add_uint(l, len);
 		fr_line_add(l, " bytes)");
 	}
 	fr_line_add(l, " is not one of ");

@@ -22,6 +22,25 @@ void fr_line_add(struct fr_line *l, const char *s)
 		l->cut = 1;
 }
 
+void fr_line_add_uint(struct fr_line *l, unsigned long v)
+{
+	char num[24], *p = num + sizeof(num);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	fr_line_add(l, p);
+}
+
+void fr_line_copy(const struct fr_line *l, char *dst, size_t cap)
+{
+	size_t n = l->len < cap - 1 ? l->len : cap - 1;
+
+	__builtin_memcpy(dst, l->buf, n);
+	dst[n] = '\0';
+}
+
 /* The escape for byte c in out (NUL-terminated), or an empty string when c is printed as it is. */
 static void escape(unsigned char c, char out[5])
 {

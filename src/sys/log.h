@@ -21,6 +21,12 @@ void fr_line_add(struct fr_line *l, const char *s);
  */
 size_t fr_line_add_escaped(struct fr_line *l, const char *s, size_t max);
 
+/* Appends v in decimal. */
+void fr_line_add_uint(struct fr_line *l, unsigned long v);
+
+/* Copies the text so far (no newline, no "..." mark) into dst, NUL-terminated, cut at cap - 1 bytes. */
+void fr_line_copy(const struct fr_line *l, char *dst, size_t cap);
+
 /* Appends a newline and writes the line to fd 2; errno is kept. */
 void fr_line_emit(struct fr_line *l);
 
