@@ -4,7 +4,6 @@ add_executable(fastraw-launcher
   ${CMAKE_CURRENT_LIST_DIR}/fastraw.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_elf.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_lib.c
-  ${CMAKE_CURRENT_LIST_DIR}/launcher_sym.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_target.c)
 target_include_directories(fastraw-launcher PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 target_link_libraries(fastraw-launcher PRIVATE fastraw_tool_common fastraw_warnings)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Reads just enough of an ELF file to tell whether the dynamic loader will run for it. */
+/* Reads just enough of an ELF file to tell whether the dynamic loader will run for it, and whether it defines a symbol. */
 #define _GNU_SOURCE
 #include "launcher/launcher_elf.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -67,4 +68,81 @@ int launcher_elf_read(int fd, struct launcher_elf *out)
 	if ((size_t)n < sizeof(eh))
 		return -EINVAL;
 	return scan_phdrs(fd, &eh, out);
+}
+
+/* Bounds no real library reaches; beyond them the file is taken as damaged. */
+#define MAX_SECTIONS 65280
+#define MAX_SYMBOLS (1u << 22)
+#define MAX_STRTAB (64u << 20)
+
+static int section(int fd, const Elf64_Ehdr *eh, unsigned i, Elf64_Shdr *sh)
+{
+	if (i >= eh->e_shnum)
+		return -EINVAL;
+	return read_at(fd, sh, sizeof(*sh), (off_t)(eh->e_shoff + (Elf64_Off)i * sizeof(*sh)));
+}
+
+/* Scans the symbols of dynsym (strings in str, strsz bytes) for a defined global or weak name. */
+static int scan(int fd, const Elf64_Shdr *dynsym, const char *str, size_t strsz, const char *name)
+{
+	Elf64_Sym syms[256];
+	size_t n = dynsym->sh_size / sizeof(Elf64_Sym), done = 0, len = strlen(name);
+
+	if (n > MAX_SYMBOLS)
+		return -EINVAL;
+	while (done < n) {
+		size_t k = n - done < 256 ? n - done : 256;
+		int err = read_at(fd, syms, k * sizeof(syms[0]), (off_t)(dynsym->sh_offset + done * sizeof(syms[0])));
+
+		if (err)
+			return err;
+		for (size_t i = 0; i < k; i++) {
+			const Elf64_Sym *s = &syms[i];
+			unsigned bind = ELF64_ST_BIND(s->st_info);
+
+			if (s->st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK))
+				continue;
+			if (s->st_name < strsz && strsz - s->st_name > len &&
+			    memcmp(str + s->st_name, name, len + 1) == 0)
+				return 1;
+		}
+		done += k;
+	}
+	return 0;
+}
+
+int launcher_elf_defines(int fd, const char *name)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strh;
+	char *str;
+	int err;
+
+	if ((err = read_at(fd, &eh, sizeof(eh), 0)))
+		return err;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOEXEC;
+	if (eh.e_shnum == 0)
+		return -ENOEXEC;
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > MAX_SECTIONS)
+		return -EINVAL;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		if ((err = section(fd, &eh, i, &sh)))
+			return err;
+		if (sh.sh_type != SHT_DYNSYM)
+			continue;
+		if (sh.sh_entsize != sizeof(Elf64_Sym) || (err = section(fd, &eh, sh.sh_link, &strh)))
+			return err ? err : -EINVAL;
+		if (strh.sh_type != SHT_STRTAB || strh.sh_size == 0 || strh.sh_size > MAX_STRTAB)
+			return -EINVAL;
+		str = malloc(strh.sh_size);
+		if (!str)
+			return -ENOMEM;
+		err = read_at(fd, str, strh.sh_size, (off_t)strh.sh_offset);
+		if (!err)
+			err = scan(fd, &sh, str, strh.sh_size, name);
+		free(str);
+		return err;
+	}
+	return -ENOEXEC;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the launcher needs to know about an ELF file: class, machine, type and whether it has a program interpreter. */
+/* What the launcher needs to know about an ELF file: class, machine, type, whether it has a program interpreter, and whether it defines a symbol. */
 #ifndef LAUNCHER_ELF_H
 #define LAUNCHER_ELF_H
 
@@ -17,5 +17,13 @@ struct launcher_elf {
  * negative errno from the read.
  */
 int launcher_elf_read(int fd, struct launcher_elf *out);
+
+/*
+ * Reads the file's section headers, its SHT_DYNSYM table and the string table it links to, and
+ * looks for a global or weak symbol called name with a definition (not SHN_UNDEF). Nothing is
+ * loaded or run. Returns 1 when found, 0 when not, -ENOEXEC when the file has no dynamic symbol
+ * table, -EINVAL when its headers are damaged, or a negative errno from the read.
+ */
+int launcher_elf_defines(int fd, const char *name);
 
 #endif

@@ -15,7 +15,6 @@
 
 #include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
-#include "launcher/launcher_sym.h"
 
 /* A symbol that only libfastraw defines (its public API, include/fastraw.h). */
 #define LIBFASTRAW_MARK "fastraw_info"
