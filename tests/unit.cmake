@@ -6,6 +6,7 @@ fr_add_check_test(kdata SOURCES unit/test_kdata.c unit/kdata_check.c unit/kdata_
   unit/synth.c LIBS fastraw_core)
 fr_add_check_test(env SOURCES unit/test_env.c LIBS fastraw_core)
 fr_add_check_test(maps SOURCES unit/test_maps.c LIBS fastraw_core)
+fr_add_check_test(memid SOURCES unit/test_memid.c LIBS fastraw_core)
 fr_add_check_test(vdso_elf SOURCES unit/test_vdso_elf.c LIBS fastraw_core ${CMAKE_DL_LIBS})
 fr_add_check_test(dynsym SOURCES unit/test_dynsym.c LIBS fastraw_core ${CMAKE_DL_LIBS})
 fr_add_check_test(counter SOURCES unit/test_counter.c LIBS fastraw_core)
@@ -16,7 +17,7 @@ fr_add_check_test(calib SOURCES unit/test_calib.c unit/calsim.c LIBS fastraw_cor
 fr_add_check_test(calslew SOURCES unit/test_calslew.c unit/calsim.c LIBS fastraw_core)
 fr_add_check_test(seed SOURCES unit/test_seed.c LIBS fastraw_core)
 fr_add_check_test(gtod SOURCES unit/test_gtod.c LIBS fastraw_core)
-foreach(t rawmath kdata env maps vdso_elf dynsym counter decide stats convert calib calslew seed gtod)
+foreach(t rawmath kdata env maps memid vdso_elf dynsym counter decide stats convert calib calslew seed gtod)
   set_tests_properties(${t} PROPERTIES LABELS unit TIMEOUT 60)
 endforeach()
 
