@@ -11,6 +11,7 @@
 #include "math/calib.h"
 #include "source/fastpath.h"
 #include "sys/maps.h"
+#include "sys/memid.h"
 
 #define CAL_TRIES 128
 /* Beyond this the line is not slewed at max_slew_ppm: behind, it steps forward; ahead, it runs
@@ -42,6 +43,9 @@ static uint64_t seed;
 /* The process whose thread may change est and the line; 0 when free (see claim). */
 static pid_t updater;
 
+/* claim's answer to a process that shares this memory with its owner (vfork, CLONE_VM). */
+#define NOT_OWNER (-1)
+
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
@@ -67,15 +71,20 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
 }
 
 /*
- * The right to change the estimate, once per process at a time. A holder that belongs to
- * another process is a thread of the parent that was inside an update when this process was
- * forked: it does not exist here, so the right is taken over and what it may have left half
- * written is reset.
+ * The right to change the estimate, once per process at a time: 1 taken, 0 held by another
+ * thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
+ * CLONE_VM child has a pid of its own in its parent's memory, and taking over from a parent
+ * thread in the middle of an update, or leaving the right held when it exits, would wreck the
+ * parent's line. So a holder that belongs to another process is a thread of the parent that
+ * was inside an update when this process was forked: it does not exist in this copy, so the
+ * right is taken over and what it may have left half written is reset.
  */
 static int claim(void)
 {
 	pid_t self = getpid();
 
+	if (!fr_memid_own(self))
+		return NOT_OWNER;
 	for (;;) {
 		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
 		pid_t seen = 0;
@@ -206,20 +215,24 @@ static __attribute__((noinline)) int64_t warm(void)
 
 	if (kernel_answer(&pt) < 0)
 		return -1;
-	if (claim()) {
+	if (claim() > 0) {
 		feed(&pt);
 		release();
 	}
 	return pt.ns;
 }
 
-/* A reader whose newest sandwich is old takes one; 1 when it did (the line may have moved). */
+/*
+ * A reader whose newest sandwich is old takes one: 1 when it did (the line may have moved),
+ * 0 when another thread is on it, NOT_OWNER when this process may not.
+ */
 static __attribute__((noinline)) int refresh(void)
 {
 	struct fr_cal_point pt;
+	int c = claim();
 
-	if (!claim())
-		return 0;
+	if (c <= 0)
+		return c;
 	if (LD(next_refresh) > fr_rdtsc_lfence()) {
 		/* Another thread took it meanwhile. */
 		release();
@@ -229,6 +242,28 @@ static __attribute__((noinline)) int refresh(void)
 		feed(&pt);
 	release();
 	return 1;
+}
+
+/*
+ * A reader in a process that shares this memory with its owner (vfork, CLONE_VM), when the
+ * line is due a sandwich that only the owner may take: the owner may never take it (a vfork
+ * parent is stopped until the child leaves). The line p, read at seq, clamped into [k, k +
+ * bound] around the kernel's k: within the promise however old the line, and monotonic, as
+ * both ends only move forward and the line was within the bound while fresh. A new line
+ * from the owner could then start below a k served here, but only by the old line's error and
+ * only for readings closer together than that (microseconds). -2: the line moved, read again.
+ */
+static __attribute__((noinline)) int64_t borrowed(const struct fr_cal_published *p, uint32_t seq)
+{
+	struct fr_cal_point pt;
+	int64_t k = kernel_answer(&pt), l;
+
+	if (k < 0)
+		return -1;
+	if (__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq)
+		return -2;
+	l = fr_cal_at(p, pt.tsc_after);
+	return l < k ? k : l - k > params.bound_ns ? k + params.bound_ns : l;
 }
 
 /*
@@ -257,8 +292,19 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 			continue;
 		if (FR_UNLIKELY(!serving))
 			return warm();
-		if (FR_UNLIKELY(tsc >= LD(next_refresh)) && refresh())
-			continue;
+		if (FR_UNLIKELY(tsc >= LD(next_refresh))) {
+			int r = refresh();
+
+			if (r > 0)
+				continue;
+			if (r == NOT_OWNER) {
+				int64_t v = borrowed(&p, seq);
+
+				if (v == -2)
+					continue;
+				return v;
+			}
+		}
 		*sec0 = s0;
 		return fr_cal_at(&p, tsc);
 	}
@@ -319,6 +365,7 @@ fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
 
 void fr_calsrc_setup(uint64_t seed_mult)
 {
+	fr_memid_setup();
 	fr_cal_defaults(&params);
 	seed = seed_mult;
 	fr_cal_est_init(&est, &params, seed);

@@ -15,7 +15,8 @@
  * becomes a sandwich: the first call never waits for more than that one kernel call. Then
  * readers compute the published line; a reader that finds the newest sandwich older than the
  * refresh period takes one more (no thread, no timer, no signal). Everything lives in static
- * memory, so a forked child keeps a valid state.
+ * memory, so a forked child keeps a valid state; a vfork or CLONE_VM child, which shares it,
+ * only reads it (sys/memid.h).
  */
 
 /* Starts calibrated mode with a seed rate (0 for none). Called once, by the initialiser. */
