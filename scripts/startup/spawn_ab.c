@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,7 +17,9 @@
  * order rotated by the round number, so that drift (frequency, another tenant of the machine)
  * falls on every variant alike. One line per variant: median, 10th and 90th percentile and the
  * trimmed mean (the middle 80%) in microseconds, then the medians of the per-round differences
- * against the first variant, which cancel drift better than a difference of medians.
+ * against the first variant, which cancel drift better than a difference of medians. The same
+ * again for the child's CPU time (user + system, from wait4), which a busy machine disturbs less,
+ * and for its minor page faults.
  */
 
 #define MAX_VARIANTS 8
@@ -26,7 +29,9 @@ extern char **environ;
 struct variant {
 	const char *label;
 	char **envp;
-	double *us;
+	double *us;  /* wall time of fork + exec + wait */
+	double *cpu; /* the child's user + system CPU time (wait4): blind to waiting for a busy CPU */
+	double *flt; /* the child's minor page faults */
 };
 
 static double now_us(void)
@@ -61,10 +66,11 @@ static char **make_env(const char *preload)
 	return envp;
 }
 
-static double run_once(char **argv, char **envp)
+static double run_once(char **argv, char **envp, double *cpu, double *flt)
 {
 	double t0 = now_us(), t1;
 	int status;
+	struct rusage ru;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -75,9 +81,11 @@ static double run_once(char **argv, char **envp)
 		execve(argv[0], argv, envp);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	t1 = now_us();
+	*cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	*flt = (double)ru.ru_minflt;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
 		fprintf(stderr, "spawn_ab: %s did not run (status 0x%x)\n", argv[0], status);
 		exit(2);
@@ -110,6 +118,26 @@ static double trimmed_mean(double *v, int n)
 	return s / (hi - lo);
 }
 
+enum what { WALL, CPU, FAULTS };
+
+static void report(const char *what, struct variant *var, int nvar, int n, double *tmp, enum what w)
+{
+	printf("%-6s %-10s %9s %9s %9s %9s %12s\n", what, "variant", "median", "p10", "p90", "tmean", "d_median");
+	for (int v = 0; v < nvar; v++) {
+		const double *x = w == WALL ? var[v].us : w == CPU ? var[v].cpu : var[v].flt;
+		const double *x0 = w == WALL ? var[0].us : w == CPU ? var[0].cpu : var[0].flt;
+		double d = 0;
+
+		for (int r = 0; r < n; r++)
+			tmp[r] = x[r] - x0[r];
+		if (v > 0)
+			d = pct(tmp, n, 0.5);
+		memcpy(tmp, x, (size_t)n * sizeof(double));
+		printf("%-6s %-10s %9.1f %9.1f %9.1f %9.1f %+12.1f\n", what, var[v].label, pct(tmp, n, 0.5),
+		       pct(tmp, n, 0.1), pct(tmp, n, 0.9), trimmed_mean(tmp, n), d);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct variant var[MAX_VARIANTS];
@@ -132,7 +160,9 @@ int main(int argc, char **argv)
 		var[nvar].label = argv[i];
 		var[nvar].envp = make_env(eq + 1);
 		var[nvar].us = calloc((size_t)n, sizeof(double));
-		if (!var[nvar].us)
+		var[nvar].cpu = calloc((size_t)n, sizeof(double));
+		var[nvar].flt = calloc((size_t)n, sizeof(double));
+		if (!var[nvar].us || !var[nvar].cpu || !var[nvar].flt)
 			return 2;
 		nvar++;
 	}
@@ -146,28 +176,19 @@ int main(int argc, char **argv)
 		return 2;
 	/* One untimed round: the page cache and the dynamic loader's cache are warm for every variant. */
 	for (int v = 0; v < nvar; v++)
-		run_once(argv, var[v].envp);
+		run_once(argv, var[v].envp, tmp, tmp + 1);
 	for (int r = 0; r < n; r++) {
 		for (int k = 0; k < nvar; k++) {
 			int v = (r + k) % nvar;
 
-			var[v].us[r] = run_once(argv, var[v].envp);
+			var[v].us[r] = run_once(argv, var[v].envp, &var[v].cpu[r], &var[v].flt[r]);
 		}
 	}
-	printf("%-10s %9s %9s %9s %9s %12s\n", "variant", "median", "p10", "p90", "tmean", "d_median");
-	for (int v = 0; v < nvar; v++) {
-		double d = 0;
-
-		for (int r = 0; r < n; r++)
-			tmp[r] = var[v].us[r] - var[0].us[r];
-		if (v > 0)
-			d = pct(tmp, n, 0.5);
-		memcpy(tmp, var[v].us, (size_t)n * sizeof(double));
-		printf("%-10s %9.1f %9.1f %9.1f %9.1f %+12.1f\n", var[v].label, pct(tmp, n, 0.5),
-		       pct(tmp, n, 0.1), pct(tmp, n, 0.9), trimmed_mean(tmp, n), d);
-	}
-	printf("(us per process, %d rounds of fork+exec+wait of %s; d_median: median of the per-round "
-	       "differences against %s)\n",
+	report("wall", var, nvar, n, tmp, WALL);
+	report("cpu", var, nvar, n, tmp, CPU);
+	report("faults", var, nvar, n, tmp, FAULTS);
+	printf("(us per process, %d rounds of fork+exec+wait of %s; wall: fork to reaped, cpu: the child's "
+	       "user+system time; faults: its minor page faults (a count, not us); d_median: median of the per-round differences against %s)\n",
 	       n, argv[0], var[0].label);
 	return 0;
 }
