@@ -54,12 +54,13 @@ echo
 echo "== System calls added to $1 (libfastraw minus the empty preload) =="
 if command -v strace >/dev/null 2>&1; then
 	count() {
-		LD_PRELOAD=$1 strace -qq -f -o "$out/strace.txt" "${@:2}" >/dev/null 2>&1 || true
+		LD_PRELOAD=$1 strace -qq -f -o "$2" "${@:3}" >/dev/null 2>&1 || true
 		# Name, plus the path for opens: the loader's own calls cancel out in the difference.
-		sed -E 's/^[0-9]+ +//; s/^(open(at)?)\((AT_FDCWD, )?"([^"]*)".*/\1:\4/; s/\(.*//' "$out/strace.txt" | sort | uniq -c
+		sed -E 's/^[0-9]+ +//; s/^(open(at)?)\((AT_FDCWD, )?"([^"]*)".*/\1:\4/; s/\(.*//' "$2" | sort | uniq -c | sort -k2
 	}
-	join -1 2 -2 2 -a 1 -a 2 -e 0 -o 0,1.1,2.1 <(count "$out/empty.so" "$@" | sort -k2) \
-		<(count "$lib" "$@" | sort -k2) |
+	count "$out/empty.so" "$out/strace-empty.txt" "$@" >"$out/calls-empty.txt"
+	count "$lib" "$out/strace-lib.txt" "$@" >"$out/calls-lib.txt"
+	join -1 2 -2 2 -a 1 -a 2 -e 0 -o 0,1.1,2.1 "$out/calls-empty.txt" "$out/calls-lib.txt" |
 		awk '$3 != $2 { printf "  %+3d %s\n", $3 - $2, $1; d = 1 } END { if (!d) print "  none" }' |
 		grep -v -e "empty.so" -e "libfastraw" || true
 else
