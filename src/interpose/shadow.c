@@ -5,45 +5,26 @@
 #include <elf.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/mman.h>
 
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
+#include "sys/elfsym.h"
 #include "sys/env.h"
-#include "sys/maps.h"
 #include "sys/vdso_elf.h"
 
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
-/* Static and page-aligned so that it can be made read-only alone; no allocation anywhere. */
+/* Static and page-aligned, like the image it copies; no allocation anywhere. */
 static unsigned char image[FR_SHADOW_MAX] __attribute__((aligned(4096)));
 static int state = SHADOW_IDLE;
 
-static uintptr_t range_lo, range_hi;
-static int range_known;
-
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
 {
-	struct fr_maps maps;
-	uintptr_t l = 0, h = 0;
+	uintptr_t l = (uintptr_t)fr_vdso_base(), h;
 
-	if (__atomic_load_n(&range_known, __ATOMIC_ACQUIRE)) {
-		*lo = __atomic_load_n(&range_lo, __ATOMIC_RELAXED);
-		*hi = __atomic_load_n(&range_hi, __ATOMIC_RELAXED);
-		return 0;
-	}
-	if (fr_maps_read(&maps) == 0 && maps.vdso && maps.vdso_end > maps.vdso) {
-		l = maps.vdso;
-		h = maps.vdso_end;
-	} else if ((l = (uintptr_t)fr_vdso_base()) != 0) {
-		h = fr_elf_image_end((const void *)l);
-	}
-	if (!l || h <= l)
+	/* The image's own headers give its extent: no /proc, no system call. */
+	if (!l || (h = fr_elf_image_end((const void *)l)) <= l)
 		return -1;
-	/* Racers compute the same range: the stores agree. */
-	__atomic_store_n(&range_lo, l, __ATOMIC_RELAXED);
-	__atomic_store_n(&range_hi, h, __ATOMIC_RELAXED);
-	__atomic_store_n(&range_known, 1, __ATOMIC_RELEASE);
 	*lo = l;
 	*hi = h;
 	return 0;
@@ -107,8 +88,11 @@ static int build(void)
 		/* A parser computes load offset + st_value; unsigned wraparound is intended. */
 		sym->st_value = target - copy.bias;
 	}
-	/* Read-only from now on; a failure here costs nothing but the protection. */
-	mprotect(image, sizeof(image), PROT_READ);
+	/*
+	 * The copy stays writable: making it read-only takes mprotect, and getauxval must make no
+	 * system call (a process may ask after installing a seccomp filter). Building it in every
+	 * process's constructor instead would cost each one for a feature few use.
+	 */
 	return 0;
 }
 

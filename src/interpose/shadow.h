@@ -9,16 +9,17 @@
 #define FR_SHADOW_MAX (4 * 4096)
 
 /*
- * [*lo, *hi): the real vDSO image, from the [vdso] line of /proc/self/maps, else libc's
- * AT_SYSINFO_EHDR and the image's own program headers. Computed once. Returns 0, or -1 without a vDSO.
+ * [*lo, *hi): the real vDSO image, from libc's AT_SYSINFO_EHDR and the image's own headers
+ * (fr_elf_image_end): no system call. Returns 0, or -1 without a vDSO.
  */
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
 
 /*
  * What getauxval(AT_SYSINFO_EHDR) should answer, given libc's answer real: the shadow image once
- * it is built (built here on first use, lock-free), else real. A caller that races the builder,
- * or a signal handler that interrupts it, gets real: never a half-built image. FASTRAW_SHADOW_VDSO=0
- * and FASTRAW_DISABLE=1 (outside secure execution) keep real.
+ * it is built (built here on first use, lock-free, with no system call: the copy stays writable),
+ * else real. A caller that races the builder, or a signal handler that interrupts it, gets real:
+ * never a half-built image. FASTRAW_SHADOW_VDSO=0 and FASTRAW_DISABLE=1 (outside secure
+ * execution) keep real.
  */
 const void *fr_shadow_get(const void *real);
 

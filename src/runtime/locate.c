@@ -5,6 +5,7 @@
 #include "runtime/decide.h"
 #include "sys/log.h"
 #include "sys/maps.h"
+#include "sys/readable.h"
 #include "sys/vdso_elf.h"
 
 /* "M.m" of the release; "?" when it has none. */
@@ -134,6 +135,7 @@ const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge
 
 	pick->era = "none";
 	pick->assumed = 0;
+	pick->judged = 0;
 	pick->note[0] = pick->why[0] = '\0';
 	if (!release)
 		return "uname failed";
@@ -166,6 +168,7 @@ const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge
 		if (!why) {
 			pick->era = lay->name;
 			pick->assumed = 1;
+			pick->judged = 1;
 			note_assumed(pick, release, kind, own, base);
 			return NULL;
 		}
@@ -206,12 +209,64 @@ static const char *judge_self_test(const struct fr_kdata *kd, void *ctx)
 	return fr_self_test(kd, c->counter, c->real);
 }
 
+/*
+ * Whether the pages the release's own layout names can be read where it puts them, asked of the
+ * kernel before the first touch: a guess that lands on an unmapped or a SIGBUS page (a kernel
+ * whose layout is not its release's) must cost an error code, not the host process. The
+ * namespace page is a SIGBUS page outside a time namespace, so it is asked about only inside one.
+ */
+static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
+{
+	uintptr_t vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
+	struct fr_kdata kd;
+
+	if (vdso <= vvar || fr_readable((const volatile void *)vvar) != 1)
+		return 0;
+	fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar, NULL);
+	return !fr_kdata_in_timens(&kd) || fr_readable(kd.raw_ns) == 1;
+}
+
+/*
+ * 2 when the fast path on kd agrees with the vDSO, 1 when it has nothing to prove (in a mode it
+ * does not compute every call goes to the kernel, and the maps could not change that: the
+ * caller's checks say so), 0 when it disagrees. The pvclock page is read only in pvclock mode,
+ * where the kernel maps it; it is asked about first all the same.
+ */
+static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
+{
+	int mode = fr_kdata_mode(kd);
+
+	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
+		return 1;
+	if (mode == FR_MODE_PVCLOCK && (!kd->vclock || fr_readable(kd->vclock) != 1))
+		return 0;
+	return fr_self_test(kd, c->counter, c->real) == NULL ? 2 : 0;
+}
+
+/*
+ * First the release's own layout where it says, from AT_SYSINFO_EHDR alone, checked and judged:
+ * the common case, with no /proc read. Anything else (no vDSO, a release without its own layout,
+ * unreadable pages, a failed check or self-test) is decided as before, from /proc/self/maps.
+ */
 const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
 		      struct fr_pick *pick)
 {
 	struct self_test_ctx ctx = { counter, real };
+	const struct fr_layout *own = NULL;
 	struct fr_where w;
+	const char *base;
+	enum fr_release_kind kind;
+	int ok;
 
+	__builtin_memset(&w, 0, sizeof(w));
+	w.vdso = (uintptr_t)fr_vdso_base();
+	if (release)
+		own = fr_layout_for_release_kind(release, &base, &kind);
+	if (own && w.vdso && own_pages_readable(own, w.vdso) &&
+	    !fr_locate_in(release, &w, judge_self_test, &ctx, kd, pick) && (ok = confirmed(kd, &ctx)) != 0) {
+		pick->judged = ok == 2;
+		return NULL;
+	}
 	fr_where_read(&w);
 	return fr_locate_in(release, &w, judge_self_test, &ctx, kd, pick);
 }

@@ -25,6 +25,7 @@ typedef const char *(*fr_judge_fn)(const struct fr_kdata *kd, void *ctx);
 struct fr_pick {
 	const char *era;  /* layout name, or "none" */
 	int assumed;      /* 1: not the release's own layout: the page checks and the judge chose it */
+	int judged;       /* 1: the judge (the self-test) has already passed on the chosen pages */
 	char note[200];   /* when assumed: "assumed: <why>; page and vDSO agree"; else "" */
 	char why[240];    /* storage of a composed reason that fr_locate_in returns */
 };

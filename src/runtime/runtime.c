@@ -113,7 +113,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 			why = "clock mode none: the clocksource has no vDSO reader, the kernel serves every call";
 		else if (p->env.source == FR_SRC_CALIBRATED)
 			why = "FASTRAW_SOURCE=calibrated";
-		else
+		else if (!p->st.pick.judged)
 			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
 	}
 	p->st.active = why == NULL;

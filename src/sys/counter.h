@@ -44,10 +44,15 @@ struct fr_cpu_features {
 	int invariant_tsc; /* CPUID 0x80000007 EDX bit 8 */
 };
 
-/* Replaceable probe: the real one runs CPUID; tests install a fake to reach every branch. */
+/*
+ * Replaceable probe: the real one reads CPUID's answers; tests install a fake to reach every
+ * branch. fr_cpu_probe_cpuid takes them from glibc's copy (no CPUID instruction) where glibc
+ * has one, else from fr_cpu_probe_insn, which runs CPUID (three times).
+ */
 typedef void (*fr_cpu_probe_fn)(struct fr_cpu_features *out);
 extern fr_cpu_probe_fn fr_cpu_probe;
 void fr_cpu_probe_cpuid(struct fr_cpu_features *out);
+void fr_cpu_probe_insn(struct fr_cpu_features *out);
 
 const char *fr_counter_name(enum fr_counter_mode mode);
 

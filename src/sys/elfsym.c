@@ -164,6 +164,9 @@ uintptr_t fr_elf_image_end(const void *base)
 	for (int i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
 			end = ph[i].p_offset + ph[i].p_filesz;
+	/* The vDSO's section headers follow its one PT_LOAD; the kernel maps them with the rest. */
+	if (end && eh->e_shoff > end && eh->e_shnum)
+		end = eh->e_shoff + (uintptr_t)eh->e_shnum * eh->e_shentsize;
 	return end ? (uintptr_t)base + ((end + 4095) & ~(uintptr_t)4095) : 0;
 }
 

@@ -49,8 +49,9 @@ long fr_elfsyms_find(const struct fr_elfsyms *s, const char *name, const char *v
 void *fr_elfsyms_lookup(const struct fr_elfsyms *s, const char *name, const char *version);
 
 /*
- * The end of the ELF image mapped at base: base plus the furthest PT_LOAD's file extent, rounded
- * up to a page. 0 when base is not an ELF image.
+ * The end of the ELF image mapped at base: base plus the furthest PT_LOAD's file extent, or the
+ * end of the section header table when that lies further, rounded up to a page. 0 when base is
+ * not an ELF image.
  */
 uintptr_t fr_elf_image_end(const void *base);
 

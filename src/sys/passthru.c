@@ -4,7 +4,6 @@
 
 #include <errno.h>
 
-#include "sys/maps.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
 
@@ -27,19 +26,16 @@ int fr_finish(int ret)
 	return -1;
 }
 
-/* The real vDSO function, or the system call where the process has no vDSO (valgrind). */
+/*
+ * The real vDSO function, or the system call where the process has no vDSO (valgrind). Found
+ * from AT_SYSINFO_EHDR, not /proc/self/maps: this runs in the constructor of every process,
+ * before anything could have moved the vDSO (a checkpoint restorer that moves it puts it back
+ * where the saved pointers expect it).
+ */
 static fr_real_fn resolve_real(void)
 {
-	struct fr_maps maps;
-	const void *base = NULL;
-	fr_real_fn f;
+	fr_real_fn f = (fr_real_fn)fr_vdso_sym(fr_vdso_base(), "__vdso_clock_gettime", "LINUX_2.6");
 
-	/* A moved vDSO (mremap, CRIU) leaves AT_SYSINFO_EHDR stale: trust the maps first. */
-	if (fr_maps_read(&maps) == 0)
-		base = (const void *)maps.vdso;
-	else
-		base = fr_vdso_base();
-	f = (fr_real_fn)fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6");
 	return f ? f : fr_sys_clock_gettime;
 }
 

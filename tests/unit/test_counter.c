@@ -37,12 +37,17 @@ static int cpuinfo_flag(const char *flag)
 
 START_TEST(probe_matches_cpuinfo)
 {
-	struct fr_cpu_features f;
+	struct fr_cpu_features f, insn;
 	int rdtscp = cpuinfo_flag("rdtscp"), constant = cpuinfo_flag("constant_tsc");
 	int nonstop = cpuinfo_flag("nonstop_tsc");
 
 	memset(&f, 0xa5, sizeof(f));
+	memset(&insn, 0x5a, sizeof(insn));
 	fr_cpu_probe_cpuid(&f);
+	/* glibc's saved copy of the leaves (when there is one) says what the instruction says. */
+	fr_cpu_probe_insn(&insn);
+	ck_assert_int_eq(f.rdtscp, insn.rdtscp);
+	ck_assert_int_eq(f.invariant_tsc, insn.invariant_tsc);
 	ck_assert(f.rdtscp == 0 || f.rdtscp == 1);
 	ck_assert(f.invariant_tsc == 0 || f.invariant_tsc == 1);
 	if (rdtscp < 0) {

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* Whether an address can be read, asked of the kernel so that a wrong guess costs an error code instead of a signal. */
+#ifndef FR_READABLE_H
+#define FR_READABLE_H
+
+/*
+ * 1 when the 8 bytes at p can be read, 0 when reading them would fault (unmapped, or a special
+ * page whose fault handler answers SIGBUS), -1 when the kernel would not say (a sandbox refused
+ * the question). One system call, no side effect.
+ */
+int fr_readable(const volatile void *p);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: a program that seccomp-filters nearly every system call in main still gets getauxval, dlsym and clock_gettime, with no system call made for them. */
+#include <string.h>
+
+#include "harness.h"
+
+static void run(struct e2e_result *r, const struct e2e_opts *opts)
+{
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SANDBOX")));
+	e2e_assert_ok(r);
+	e2e_assert_quiet(r);
+	/* The filter trapped nothing: no open, read, mprotect or getpid behind any of the calls. */
+	ck_assert_msg(e2e_int_value(r->out, "trapped") == 0, "system calls were made under the filter:\n%.*s",
+		      E2E_SHOWN, r->out);
+	ck_assert_int_eq(e2e_int_value(r->out, "raw_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "mono_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_default_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_next_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_vdso_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_nonzero"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_same_header"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_clock_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "second_ehdr_same"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "errno_kept"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "raw_after_ok"), 1);
+}
+
+/* The shadow image is built on the first getauxval, under the filter, and is what it answers. */
+START_TEST(shadow_built_under_the_filter)
+{
+	struct e2e_result r;
+
+	run(&r, NULL);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* FASTRAW_SHADOW_VDSO=0: getauxval gives the kernel's image, still with no system call. */
+START_TEST(no_shadow_under_the_filter)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=0") };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Without the library the probe passes as well: the filter and the probe make no call of their own. */
+START_TEST(baseline_without_the_library)
+{
+	static const struct e2e_opts opts = { .no_preload = 1 };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *sandbox_suite(void)
+{
+	Suite *s = suite_create("e2e_sandbox");
+	TCase *tc = e2e_tcase(s, "sandbox");
+
+	tcase_add_test(tc, shadow_built_under_the_filter);
+	tcase_add_test(tc, no_shadow_under_the_filter);
+	tcase_add_test(tc, baseline_without_the_library);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(sandbox_suite());
+}
