@@ -29,6 +29,7 @@ fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(trace e2e/probe_trace.c)
 fr_add_e2e_probe(unload e2e/probe_unload.c)
 fr_add_e2e_probe(efault e2e/probe_efault.c)
+fr_add_e2e_probe(stats e2e/probe_stats.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
 target_link_libraries(e2e_probe_api PRIVATE fastraw)
@@ -61,6 +62,7 @@ fr_add_e2e_test(e2e_api sys api)
 fr_add_e2e_test(e2e_calib calib causality)
 fr_add_e2e_test(e2e_unload unload)
 fr_add_e2e_test(e2e_syscall efault sys)
+fr_add_e2e_test(e2e_stats stats)
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
 if(NOT FASTRAW_SANITIZE)
