@@ -222,7 +222,7 @@ report_config() {
 	done_line=$(grep -o 'FRMATRIX: done pass=[0-9]* fail=[0-9]*' "$log" | tail -n 1 || true)
 	machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) rdtscp=\([01]\).*/\1 clocksource=\2 rdtscp=\3/p' "$log" | head -n 1)
 	# The library's view: clock mode, counter and active, or why it passes through.
-	lib=$(sed -n 's/^fastraw: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
+	lib=$(sed -n 's/^fastraw\[[0-9]*\] [^:]*: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
 	speed=$(sed -n 's/^FRMATRIX: speed .* factor=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 	oracle=$(grep -o 'oracle: counter=.*' "$log" | head -n 1 || true)
 	[ -n "$oracle" ] || oracle="oracle: no summary line ($(grep -c '^SKIP: oracle' "$log" || true) SKIP lines)"

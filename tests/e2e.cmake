@@ -31,6 +31,7 @@ fr_add_e2e_probe(unload e2e/probe_unload.c)
 fr_add_e2e_probe(efault e2e/probe_efault.c)
 fr_add_e2e_probe(vfork e2e/probe_vfork.c)
 fr_add_e2e_probe(sandbox e2e/probe_sandbox.c e2e/elfwalk.c)
+fr_add_e2e_probe(stats e2e/probe_stats.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
 target_link_libraries(e2e_probe_api PRIVATE fastraw)
@@ -66,6 +67,7 @@ fr_add_e2e_test(e2e_syscall efault sys)
 # 20 s of children storming a calibrated parent (issue 11): the longest e2e entry.
 fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
+fr_add_e2e_test(e2e_stats stats)
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
 if(NOT FASTRAW_SANITIZE)

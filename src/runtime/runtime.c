@@ -137,20 +137,20 @@ static void report(const struct plan *p)
 	struct fr_line l;
 
 	for (int i = 0; i < p->env.nwarn; i++) {
-		fr_line_init(&l);
-		fr_line_add(&l, "fastraw: warning: ");
+		fr_line_start(&l);
+		fr_line_add(&l, "warning: ");
 		fr_env_warning_line(&p->env.warn[i], &l);
 		fr_line_emit(&l);
 	}
 	if (p->rdtscp_missing) {
-		fr_line_init(&l);
-		fr_line_add(&l, "fastraw: warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		fr_line_start(&l);
+		fr_line_add(&l, "warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
 		fr_line_emit(&l);
 	}
 	if (!p->env.debug)
 		return;
-	fr_line_init(&l);
-	fr_line_add(&l, "fastraw: kernel=");
+	fr_line_start(&l);
+	fr_line_add(&l, "kernel=");
 	fr_line_add(&l, p->st.release ? p->st.release : "?");
 	fr_line_add(&l, " era=");
 	fr_line_add(&l, p->st.pick.era);

@@ -9,6 +9,7 @@
 #include "math/calib.h"
 #include "source/fastpath.h"
 #include "sys/memid.h"
+#include "sys/stats.h"
 
 #define CAL_TRIES 128
 /* Beyond this the line is not slewed at max_slew_ppm: behind, it steps forward; ahead, it runs
@@ -172,6 +173,7 @@ static int64_t kernel_answer(struct fr_cal_point *pt)
 {
 	int ret = sandwich(pt);
 
+	fr_stats_pass(CLOCK_MONOTONIC_RAW); /* FASTRAW_STATS: the kernel answered this call */
 	if (ret != 0) {
 		errno = -ret;
 		return -1;

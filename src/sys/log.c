@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Builds and writes diagnostic lines, async-signal-safely. */
+#define _GNU_SOURCE
 #include "sys/log.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <unistd.h>
+
+/* ld.so's initial stack pointer (argc, argv..., NULL, envp...); weak: not everywhere. */
+extern void *__libc_stack_end __attribute__((weak));
+
+/* At most this many bytes of the program's name are shown. */
+#define PROGRAM_MAX 64
 
 /* Room for the text: one byte is kept for the newline. */
 #define ROOM(l) (sizeof((l)->buf) - 1)
@@ -12,6 +20,53 @@ void fr_line_init(struct fr_line *l)
 {
 	l->len = 0;
 	l->cut = 0;
+}
+
+/*
+ * argv[0]: libc's copy once its start-up ran, before that (a preinit array) the kernel's
+ * initial stack. Either way the string the program was started with, read without a call.
+ */
+static const char *program(void)
+{
+	const char *p = program_invocation_name;
+
+	if ((!p || !*p) && &__libc_stack_end && __libc_stack_end && *(long *)__libc_stack_end > 0)
+		p = ((char **)__libc_stack_end)[1];
+	return p && *p ? p : "?";
+}
+
+static void add_program(struct fr_line *l)
+{
+	const char *p = program(), *slash = __builtin_strrchr(p, '/');
+	size_t used = 0;
+
+	if (slash && slash[1])
+		p = slash + 1;
+	while (p[used] && used < PROGRAM_MAX) {
+		size_t n = __builtin_strcspn(p + used, ":");
+
+		if (n > PROGRAM_MAX - used)
+			n = PROGRAM_MAX - used;
+		if (fr_line_add_escaped(l, p + used, n) < n)
+			break;
+		used += n;
+		if (p[used] == ':' && used < PROGRAM_MAX) {
+			fr_line_add(l, "\\x3a");
+			used++;
+		}
+	}
+	if (p[used])
+		fr_line_add(l, "...");
+}
+
+void fr_line_start(struct fr_line *l)
+{
+	fr_line_init(l);
+	fr_line_add(l, "fastraw[");
+	fr_line_add_uint(l, (unsigned long)getpid());
+	fr_line_add(l, "] ");
+	add_program(l);
+	fr_line_add(l, ": ");
 }
 
 void fr_line_add(struct fr_line *l, const char *s)
@@ -87,7 +142,9 @@ size_t fr_line_add_escaped(struct fr_line *l, const char *s, size_t max)
 
 void fr_line_emit(struct fr_line *l)
 {
-	int saved = errno;
+	static const struct timespec now = { 0, 0 };
+	int saved = errno, was_pending, broken = 0;
+	sigset_t pipe_only, old, pending;
 	size_t off = 0;
 
 	/* A line that overflowed says so rather than ending mid-word without a sign. */
@@ -95,15 +152,25 @@ void fr_line_emit(struct fr_line *l)
 		l->buf[l->len - 3] = l->buf[l->len - 2] = l->buf[l->len - 1] = '.';
 	}
 	l->buf[l->len++] = '\n';
+	/* A SIGPIPE would kill a program that never wrote to its stderr, or change its exit status. */
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
 	while (off < l->len) {
 		ssize_t n = write(2, l->buf + off, l->len - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		broken = n < 0 && errno == EPIPE;
 		if (n <= 0)
 			break;
 		off += (size_t)n;
 	}
+	/* Ours to take back only if it was not pending already: one pending SIGPIPE stays one. */
+	if (broken && !was_pending)
+		sigtimedwait(&pipe_only, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	l->len = 0;
 	l->cut = 0;
 	errno = saved;

@@ -12,6 +12,12 @@ struct fr_line {
 };
 
 void fr_line_init(struct fr_line *l);
+
+/*
+ * Starts a line the library prints: "fastraw[PID] PROGRAM: ", PROGRAM the last part of argv[0],
+ * escaped as fr_line_add_escaped does and with ':' written \x3a, so that the first ": " ends it.
+ */
+void fr_line_start(struct fr_line *l);
 void fr_line_add(struct fr_line *l, const char *s);
 
 /*
@@ -27,7 +33,10 @@ void fr_line_add_uint(struct fr_line *l, unsigned long v);
 /* Copies the text so far (no newline, no "..." mark) into dst, NUL-terminated, cut at cap - 1 bytes. */
 void fr_line_copy(const struct fr_line *l, char *dst, size_t cap);
 
-/* Appends a newline and writes the line to fd 2; errno is kept. */
+/*
+ * Appends a newline and writes the line to fd 2; errno is kept. A pipe without a reader does
+ * not raise SIGPIPE: it is blocked for the write, and one the write raised is taken back.
+ */
 void fr_line_emit(struct fr_line *l);
 
 #endif

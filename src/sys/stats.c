@@ -1,109 +1,221 @@
 /* SPDX-License-Identifier: MIT */
-/* Counts calls per clock id with relaxed atomics, only when asked, and reports them at exit. */
+/* Counts calls per thread in slots of a static array, only when asked, and reports their sum at exit. */
 #include "sys/stats.h"
 
-#include <string.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "sys/clocknames.h"
-#include "sys/log.h"
 
-/* Slots 0..11 for the named clock ids, the last for every other id (CPU clocks, invalid ids). */
-#define SLOTS 13
-#define OTHER (SLOTS - 1)
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18 /* Linux 4.14 */
+#endif
+
+/* Counts 0..11 for the named clock ids, the last for every other id (CPU clocks, invalid ids). */
+#define CLOCKS 13
+#define OTHER (CLOCKS - 1)
+
+/* One thread's counts. Only that thread writes them; a cache line (two) of its own. */
+struct slot {
+	uint64_t raw;          /* RAW calls made through the counting wrapper */
+	uint64_t pass[CLOCKS]; /* calls the real vDSO or the kernel answered, per clock id */
+} __attribute__((aligned(128)));
+
+/*
+ * Whole pages, so that a fork child can have them zeroed by the kernel (MADV_WIPEONFORK). The
+ * last slot is shared, with atomic increments, by every thread that found no free slot; slots
+ * are never reused, since the counts of a thread that exited must still be reported.
+ */
+#define SLOTS 512
+#define SHARED (SLOTS - 1)
+static struct slot slots[SLOTS] __attribute__((aligned(4096)));
+_Static_assert(sizeof(slots) % 4096 == 0, "the slots fill whole pages");
+
+/* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
+static unsigned claimed;
+
+/*
+ * This thread's slot, NULL until its first counted call. Initial-exec: one %fs-relative load.
+ * The pointer lives in TLS, the counts do not: they outlive the thread.
+ */
+static __thread struct slot *mine __attribute__((tls_model("initial-exec")));
 
 int fr_stats_on;
-static uint64_t raw_calls;
-static uint64_t passed[SLOTS];
 static fr_raw_fn raw_target;
 
-static int slot(clockid_t clk)
+/* The stderr the process started with: the exit line goes there or nowhere. */
+static int err_open;
+static dev_t err_dev;
+static ino_t err_ino;
+
+/*
+ * One instruction: a signal handler that counts on this thread runs before or after it, never
+ * between a load and a store, so no count is lost. The slot has no other writer, so no lock.
+ */
+static inline void bump(uint64_t *p)
+{
+	__asm__ volatile("addq $1, %0" : "+m"(*p));
+}
+
+static int clock_index(clockid_t clk)
 {
 	return clk >= 0 && clk < OTHER ? (int)clk : OTHER;
 }
 
+/*
+ * The first counted call of a thread takes the next slot, without a lock. A signal handler that
+ * takes one between the two steps below leaves one slot unused, but no count is lost.
+ */
+static struct slot *claim(void)
+{
+	unsigned i = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
+
+	if (i >= SHARED)
+		return NULL;
+	i = __atomic_fetch_add(&claimed, 1, __ATOMIC_RELAXED);
+	if (i >= SHARED)
+		return NULL;
+	mine = &slots[i];
+	return mine;
+}
+
+static __attribute__((noinline)) void count_pass_first(int c)
+{
+	struct slot *s = claim();
+
+	if (s)
+		bump(&s->pass[c]);
+	else
+		__atomic_fetch_add(&slots[SHARED].pass[c], 1, __ATOMIC_RELAXED);
+}
+
 void fr_stats_pass(clockid_t clk)
 {
-	if (__builtin_expect(fr_stats_on, 0))
-		__atomic_fetch_add(&passed[slot(clk)], 1, __ATOMIC_RELAXED);
+	struct slot *s;
+
+	if (__builtin_expect(!fr_stats_on, 1))
+		return;
+	s = mine;
+	if (__builtin_expect(s == NULL, 0)) {
+		count_pass_first(clock_index(clk));
+		return;
+	}
+	bump(&s->pass[clock_index(clk)]);
+}
+
+static __attribute__((noinline)) int raw_counting_first(struct timespec *ts)
+{
+	struct slot *s = claim();
+
+	if (s)
+		bump(&s->raw);
+	else
+		__atomic_fetch_add(&slots[SHARED].raw, 1, __ATOMIC_RELAXED);
+	return raw_target(ts);
 }
 
 /* Every RAW call; those the fast path did not serve are counted again in fr_stats_pass. */
 static int raw_counting(struct timespec *ts)
 {
-	__atomic_fetch_add(&raw_calls, 1, __ATOMIC_RELAXED);
+	struct slot *s = mine;
+
+	if (__builtin_expect(s == NULL, 0))
+		return raw_counting_first(ts);
+	bump(&s->raw);
 	return raw_target(ts);
+}
+
+/* Where the kernel cannot wipe the slots in a fork child (before 4.14), the child does. */
+static void forget_parent_counts(void)
+{
+	__builtin_memset(slots, 0, sizeof(slots));
 }
 
 fr_raw_fn fr_stats_start(fr_raw_fn target)
 {
+	static int once;
+	struct stat st;
+
 	raw_target = target;
+	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
+		if (fstat(2, &st) == 0) {
+			err_dev = st.st_dev;
+			err_ino = st.st_ino;
+			err_open = 1;
+		}
+		if (madvise(slots, sizeof(slots), MADV_WIPEONFORK) != 0)
+			pthread_atfork(NULL, NULL, forget_parent_counts);
+	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;
 }
 
-static size_t put(char *buf, size_t len, size_t at, const char *s)
+/* The counts of every slot handed out (of threads alive or gone) and of the shared one. */
+static void sum(struct slot *total)
 {
-	while (*s && at + 1 < len)
-		buf[at++] = *s++;
-	buf[at < len ? at : len - 1] = '\0';
-	return at;
-}
+	unsigned n = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
 
-static size_t put_u64(char *buf, size_t len, size_t at, uint64_t v)
-{
-	char digits[21];
-	int n = 0;
+	__builtin_memset(total, 0, sizeof(*total));
+	if (n > SHARED)
+		n = SHARED;
+	for (unsigned i = 0; i <= n; i++) {
+		const struct slot *s = &slots[i == n ? SHARED : i];
 
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n && at + 1 < len)
-		buf[at++] = digits[--n];
-	buf[at < len ? at : len - 1] = '\0';
-	return at;
-}
-
-static size_t put_clock(char *buf, size_t len, size_t at, int s)
-{
-	const char *name = s == OTHER ? "other" : fr_clock_name((clockid_t)s);
-
-	if (name)
-		return put(buf, len, at, name);
-	at = put(buf, len, at, "clock ");
-	return put_u64(buf, len, at, (uint64_t)s);
-}
-
-void fr_stats_format(char *buf, size_t len)
-{
-	uint64_t raw_pass = __atomic_load_n(&passed[CLOCK_MONOTONIC_RAW], __ATOMIC_RELAXED);
-	uint64_t raw_all = __atomic_load_n(&raw_calls, __ATOMIC_RELAXED);
-	size_t at = put(buf, len, 0, "fastraw: stats: MONOTONIC_RAW fast=");
-
-	/* RAW calls made before counting started can pass through uncounted in raw_calls. */
-	at = put_u64(buf, len, at, raw_all > raw_pass ? raw_all - raw_pass : 0);
-	at = put(buf, len, at, " passthrough=");
-	at = put_u64(buf, len, at, raw_pass);
-	for (int s = 0; s < SLOTS; s++) {
-		uint64_t n = __atomic_load_n(&passed[s], __ATOMIC_RELAXED);
-
-		if (s == CLOCK_MONOTONIC_RAW || n == 0)
-			continue;
-		at = put(buf, len, at, ", ");
-		at = put_clock(buf, len, at, s);
-		at = put(buf, len, at, " passthrough=");
-		at = put_u64(buf, len, at, n);
+		total->raw += __atomic_load_n(&s->raw, __ATOMIC_RELAXED);
+		for (int c = 0; c < CLOCKS; c++)
+			total->pass[c] += __atomic_load_n(&s->pass[c], __ATOMIC_RELAXED);
 	}
+}
+
+static void add_clock(struct fr_line *l, int c)
+{
+	const char *name = c == OTHER ? "other" : fr_clock_name((clockid_t)c);
+
+	if (name) {
+		fr_line_add(l, name);
+		return;
+	}
+	fr_line_add(l, "clock ");
+	fr_line_add_uint(l, (unsigned long)c);
+}
+
+void fr_stats_format(struct fr_line *l)
+{
+	struct slot t;
+	uint64_t raw_pass;
+
+	sum(&t);
+	raw_pass = t.pass[CLOCK_MONOTONIC_RAW];
+	fr_line_add(l, "stats: MONOTONIC_RAW fast=");
+	/* RAW calls made before counting started can pass through without being counted in raw. */
+	fr_line_add_uint(l, t.raw > raw_pass ? t.raw - raw_pass : 0);
+	fr_line_add(l, " passthrough=");
+	fr_line_add_uint(l, raw_pass);
+	for (int c = 0; c < CLOCKS; c++) {
+		if (c == CLOCK_MONOTONIC_RAW || t.pass[c] == 0)
+			continue;
+		fr_line_add(l, ", ");
+		add_clock(l, c);
+		fr_line_add(l, " passthrough=");
+		fr_line_add_uint(l, t.pass[c]);
+	}
+}
+
+int fr_stats_stderr_unchanged(void)
+{
+	struct stat st;
+
+	return err_open && fstat(2, &st) == 0 && st.st_dev == err_dev && st.st_ino == err_ino;
 }
 
 static void __attribute__((destructor)) report_at_exit(void)
 {
 	struct fr_line l;
 
-	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE) || !fr_stats_stderr_unchanged())
 		return;
-	fr_line_init(&l);
-	fr_stats_format(l.buf, sizeof(l.buf) - 1);
-	l.len = strlen(l.buf);
+	fr_line_start(&l);
+	fr_stats_format(&l);
 	fr_line_emit(&l);
 }

@@ -251,6 +251,48 @@ int e2e_count_lines(const char *s)
 	return n;
 }
 
+const char *e2e_lib_text(const char *line)
+{
+	const char *p = line;
+
+	if (strncmp(p, "fastraw[", 8) != 0)
+		return NULL;
+	p += 8;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (strncmp(p, "] ", 2) != 0)
+		return NULL;
+	p += 2;
+	if (*p == ':' || *p == '\n' || !*p)
+		return NULL;
+	p += strcspn(p, ":\n");
+	return strncmp(p, ": ", 2) == 0 ? p + 2 : NULL;
+}
+
+const char *e2e_lib_line(const char *s, const char *start)
+{
+	while (*s) {
+		const char *text = e2e_lib_text(s);
+
+		if (text && strncmp(text, start, strlen(start)) == 0)
+			return s;
+		s += strcspn(s, "\n");
+		s += *s == '\n';
+	}
+	return NULL;
+}
+
+int e2e_count_lib_lines(const char *s, const char *start)
+{
+	int n = 0;
+
+	for (; (s = e2e_lib_line(s, start)) != NULL; s++)
+		n++;
+	return n;
+}
+
 int e2e_count_lines_with(const char *s, const char *needle)
 {
 	int n = 0;
@@ -339,17 +381,19 @@ int e2e_expect_passthrough(void)
 static const char *debug_line(const char *err, size_t *len)
 {
 	char prefix[128 + sizeof(((struct utsname *)0)->release)], want[64];
-	const char *line = strstr(err, "fastraw: kernel=");
+	const char *line = e2e_lib_line(err, "kernel=");
 	const char *clock = expected_clock();
 	struct utsname u;
 	int major = 0, minor = 0;
 	const char *era;
 
-	ck_assert_msg(e2e_count_lines_with(err, "fastraw: kernel=") == 1,
+	ck_assert_msg(e2e_count_lib_lines(err, "kernel=") == 1,
 		      "want exactly one debug line, stderr:\n%.*s", E2E_SHOWN, err);
+	/* From here on, the line's text after "fastraw[PID] PROGRAM: ". */
+	line = e2e_lib_text(line);
 	*len = strcspn(line, "\n");
 	ck_assert_int_eq(uname(&u), 0);
-	snprintf(prefix, sizeof(prefix), "fastraw: kernel=%s era=", u.release);
+	snprintf(prefix, sizeof(prefix), "kernel=%s era=", u.release);
 	ck_assert_msg(strncmp(line, prefix, strlen(prefix)) == 0, "debug line lacks \"%s\": %.*s",
 		      prefix, (int)*len, line);
 	sscanf(u.release, "%d.%d", &major, &minor);

@@ -42,6 +42,14 @@ const char *e2e_need_env(const char *name);
 
 int e2e_count_lines(const char *s);
 int e2e_count_lines_with(const char *s, const char *needle);
+
+/* The library's lines start "fastraw[PID] PROGRAM: ", PROGRAM the last part of argv[0] with ':'
+   escaped: the text after that prefix when line has it (line may run on past a newline), else NULL. */
+const char *e2e_lib_text(const char *line);
+/* The first line in s that the library printed whose text starts with start, or NULL. */
+const char *e2e_lib_line(const char *s, const char *start);
+/* How many lines in s the library printed whose text starts with start ("warning: "). */
+int e2e_count_lib_lines(const char *s, const char *start);
 /* The integer in the first line "key=<n>" of s; fails the test when there is none. */
 int64_t e2e_int_value(const char *s, const char *key);
 

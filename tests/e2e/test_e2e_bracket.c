@@ -63,7 +63,7 @@ START_TEST(bracket_rdtscp)
 		e2e_assert_quiet(&r);
 	} else {
 		ck_assert_msg(e2e_count_lines(r.err) == 1 &&
-				      e2e_count_lines_with(r.err, "fastraw: warning:") == 1 &&
+				      e2e_count_lib_lines(r.err, "warning: ") == 1 &&
 				      e2e_count_lines_with(r.err, "rdtscp") == 1,
 			      "want one rdtscp warning, stderr:\n%.*s", E2E_SHOWN, r.err);
 	}

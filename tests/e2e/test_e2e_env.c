@@ -7,7 +7,7 @@
 
 #include "harness.h"
 
-#define WARNING "fastraw: warning:"
+#define WARNING "warning: "
 
 /* Runs the bracket probe with env and asserts that the reads were right. */
 static void run_env(struct e2e_result *r, const char *const *env)
@@ -22,7 +22,7 @@ static void run_env(struct e2e_result *r, const char *const *env)
 
 static void assert_one_warning(const struct e2e_result *r, const char *mentions)
 {
-	ck_assert_msg(e2e_count_lines_with(r->err, WARNING) == 1 &&
+	ck_assert_msg(e2e_count_lib_lines(r->err, WARNING) == 1 &&
 			      (!mentions || e2e_count_lines_with(r->err, mentions) == 1),
 		      "want one warning mentioning \"%s\", stderr:\n%.*s", mentions ? mentions : "",
 		      E2E_SHOWN, r->err);
@@ -146,7 +146,7 @@ START_TEST(disable_is_passthrough)
 	run_env(&r, E2E_ENV("FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1"));
 	ck_assert_int_eq(e2e_count_lines(r.err), 1);
 	len = strlen(r.err) - 1;
-	ck_assert_msg(strncmp(r.err, "fastraw: ", 9) == 0 && len >= strlen(tail) &&
+	ck_assert_msg(e2e_lib_text(r.err) && len >= strlen(tail) &&
 			      memcmp(r.err + len - strlen(tail), tail, strlen(tail)) == 0,
 		      "want a line ending in \"%s\": %.*s", tail, E2E_SHOWN, r.err);
 	e2e_result_free(&r);
@@ -161,9 +161,9 @@ START_TEST(disabled_line_names_kernel)
 	struct e2e_result r;
 
 	ck_assert_int_eq(uname(&u), 0);
-	snprintf(want, sizeof(want), "fastraw: kernel=%s ", u.release);
+	snprintf(want, sizeof(want), "kernel=%s ", u.release);
 	run_env(&r, E2E_ENV("FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1"));
-	ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "want a line starting \"%s\": %.*s",
+	ck_assert_msg(e2e_lib_line(r.err, want) == r.err, "want a line starting \"%s\": %.*s",
 		      want, E2E_SHOWN, r.err);
 	e2e_result_free(&r);
 }
@@ -178,8 +178,8 @@ START_TEST(stats_line_at_exit)
 
 	run_env(&r, E2E_ENV("FASTRAW_STATS=1"));
 	ck_assert_msg(e2e_count_lines(r.err) == 1, "stderr:\n%.*s", E2E_SHOWN, r.err);
-	line = strstr(r.err, "fastraw: stats: MONOTONIC_RAW fast=");
-	ck_assert_msg(line && sscanf(line, "fastraw: stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
+	line = e2e_lib_line(r.err, "stats: ");
+	ck_assert_msg(line && sscanf(e2e_lib_text(line), "stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
 				     &pass) == 2, "stderr:\n%.*s", E2E_SHOWN, r.err);
 	ck_assert_uint_ge(fast, 200000);
 	ck_assert_uint_eq(pass, 0);
@@ -195,8 +195,8 @@ START_TEST(stats_count_passthrough)
 	const char *line;
 
 	run_env(&r, E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DISABLE=1"));
-	line = strstr(r.err, "fastraw: stats: MONOTONIC_RAW fast=");
-	ck_assert_msg(line && sscanf(line, "fastraw: stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
+	line = e2e_lib_line(r.err, "stats: ");
+	ck_assert_msg(line && sscanf(e2e_lib_text(line), "stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
 				     &pass) == 2, "stderr:\n%.*s", E2E_SHOWN, r.err);
 	ck_assert_uint_eq(fast, 0);
 	ck_assert_uint_ge(pass, 200000);
@@ -225,7 +225,7 @@ START_TEST(every_bad_variable_warned)
 
 	run_env(&r, E2E_ENV("FASTRAW_TSC=t", "FASTRAW_SOURCE=s", "FASTRAW_DISABLE=d", "FASTRAW_DEBUG=g",
 			    "FASTRAW_STATS=x", "FASTRAW_SHADOW_VDSO=v"));
-	ck_assert_msg(e2e_count_lines(r.err) == 6 && e2e_count_lines_with(r.err, WARNING) == 6,
+	ck_assert_msg(e2e_count_lines(r.err) == 6 && e2e_count_lib_lines(r.err, WARNING) == 6,
 		      "want 6 warnings, stderr:\n%.*s", E2E_SHOWN, r.err);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		ck_assert_msg(e2e_count_lines_with(r.err, names[i]) == 1, "no warning for %s:\n%.*s", names[i],

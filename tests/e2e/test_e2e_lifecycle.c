@@ -114,7 +114,7 @@ START_TEST(racing_first_calls)
 
 		run_probe(&r, "FR_PROBE_LIFE", "threads", E2E_ENV("FASTRAW_TSC=bogus"));
 		ck_assert_msg(e2e_count_lines(r.err) == 1 &&
-				      e2e_count_lines_with(r.err, "fastraw: warning:") == 1,
+				      e2e_count_lib_lines(r.err, "warning: ") == 1,
 			      "want one warning, stderr:\n%.*s", E2E_SHOWN, r.err);
 		e2e_result_free(&r);
 	}

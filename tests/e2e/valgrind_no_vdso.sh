@@ -48,23 +48,25 @@ $out"
 	echo "$out"
 	# The valgrind launcher is preloaded too and prints its own line: the client's is the one
 	# without a vDSO.
-	[ "$(echo "$out" | grep -c '^fastraw: kernel=.*no \[vdso\] or \[vvar\] mapping')" = 1 ] ||
+	[ "$(echo "$out" | grep -c '^fastraw\[[0-9]*\] [^:]*: kernel=.*no \[vdso\] or \[vvar\] mapping')" = 1 ] ||
 		fail "want one debug line saying \"no [vdso] or [vvar] mapping\""
-	line=$(echo "$out" | grep '^fastraw: kernel=.*no \[vdso\] or \[vvar\] mapping')
+	line=$(echo "$out" | grep '^fastraw\[[0-9]*\] [^:]*: kernel=.*no \[vdso\] or \[vvar\] mapping')
 	echo "$out" | grep -q '^violations=0$' || fail "the probe saw values outside the kernel's bracket"
 }
 
 assert_passthrough() {
 	echo "$line" | grep -q 'passthrough: no \[vdso\] or \[vvar\] mapping' || fail "no pass-through reason: $line"
-	echo "$out" | grep -Eq '^fastraw: stats: MONOTONIC_RAW fast=0 passthrough=[1-9]' || fail "calls not passed through"
+	echo "$out" | grep -Eq '^fastraw\[[0-9]+\] [^:]+: stats: MONOTONIC_RAW fast=0 passthrough=[1-9]' || fail "calls not passed through"
 }
 
 run auto
 if [ "$eligible" = 1 ]; then
 	echo "$line" | grep -q ' calibrated: seed .*kernel data not used: no \[vdso\] or \[vvar\] mapping' ||
 		fail "calibrated mode is eligible here, but the debug line does not say it serves: $line"
-	echo "$out" | grep -Eq '^fastraw: stats: MONOTONIC_RAW fast=[1-9][0-9]* passthrough=0' ||
-		fail "calibrated mode did not serve the calls in-process"
+	# 1000 calls under valgrind fall inside the warm-up (up to 2 s), which the kernel answers:
+	# each is counted, as passed through.
+	echo "$out" | grep -Eq '^fastraw\[[0-9]+\] [^:]+: stats: MONOTONIC_RAW fast=[0-9]+ passthrough=[1-9][0-9]*' ||
+		fail "the calibrated warm-up calls are not counted as passed through"
 else
 	assert_passthrough
 	echo "$line" | grep -q 'calibrated mode not eligible: ' || fail "no reason why calibrated mode is not eligible: $line"

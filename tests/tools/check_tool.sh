@@ -85,7 +85,7 @@ clean() {
 	[ "$(grep -c '^fastraw-check: thread=[0-9]* cpu=[0-9]' "$tmp/out")" = "$n" ] ||
 		fail "expected $n per-thread lines, each with the CPU it was pinned to"
 	if [ -n "$preload" ]; then
-		expect_err '^fastraw: '
+		expect_err '^fastraw\[[0-9]*\] fastraw-check: '
 	else
 		[ -s "$tmp/err" ] && fail "unexpected output on stderr"
 	fi

@@ -38,6 +38,8 @@ eq() {
 rc() { eq "$1 exit status" "$(cat "$tmp/$1.rc")" "$2"; }
 quiet() { eq "$1 stderr empty" "$(wc -c <"$tmp/$1.err" | tr -d ' ')" 0; }
 warned() { eq "$1 stderr: $2 lines" "$(grep -c -- "$2" "$tmp/$1.err")" "$3"; }
+# The FASTRAW_DEBUG line of run $1 without its "fastraw[PID] fastraw-info: " prefix.
+debug_line() { grep '^fastraw\[[0-9]*\] fastraw-info: kernel=' "$tmp/$1.err" | sed 's/^fastraw\[[0-9]*\] fastraw-info: //'; }
 
 cpu_flag() { grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -qx "$1"; }
 if cpu_flag rdtscp; then has_rdtscp=yes; default_counter="rdtscp (default: CPU has RDTSCP)"
@@ -133,7 +135,7 @@ preload)
 		"20000 samples, 0 violations (libfastraw pass-through)"
 	# One debug line, the library's: the tool's own copy of the start-up code stays silent.
 	run pre_dbg env LD_PRELOAD="$lib" FASTRAW_DEBUG=1 "$tool" -n 1000
-	warned pre_dbg '^fastraw: kernel=' 1
+	warned pre_dbg '^fastraw\[[0-9]*\] fastraw-info: kernel=' 1
 	;;
 env)
 	run dis env FASTRAW_DISABLE=1 "$tool" -n 10000
@@ -282,18 +284,18 @@ release)
 	counter=${default_counter%% *}
 	run same env FASTRAW_DEBUG=1 "$tool" -n 0 --release "$(uname -r)"
 	eq "--release of this kernel: same era" "$(field same 'vdso era')" "$era"
-	eq "--release of this kernel: debug line" "$(grep '^fastraw: kernel=' "$tmp/same.err" | cut -d' ' -f1-3)" \
-		"fastraw: kernel=$(uname -r) era=$era"
+	eq "--release of this kernel: debug line" "$(debug_line same | cut -d' ' -f1-2)" \
+		"kernel=$(uname -r) era=$era"
 	newer="kernel 99.1 is newer than the newest known, 7.3"
 	run newer env FASTRAW_DEBUG=1 "$tool" -n 1000 --release 99.1.0-test
 	rc newer 0
-	line=$(grep '^fastraw: kernel=' "$tmp/newer.err")
+	line=$(debug_line newer)
 	case "$era/$mode" in
 	"6.17+/tsc" | "6.17+/pvclock")
 		# The newest known layout and a clock mode the fast path computes: assumed, and served.
 		note="assumed: $newer; page and vDSO agree"
 		eq "newer release: debug line" "$line" \
-			"fastraw: kernel=99.1.0-test era=6.17+ ($note) clock=$mode counter=$counter active"
+			"kernel=99.1.0-test era=6.17+ ($note) clock=$mode counter=$counter active"
 		eq "newer release: vdso era" "$(field newer 'vdso era')" "6.17+ ($note)"
 		eq "newer release: fast path" "$(field newer 'fast path')" active
 		eq "newer release: agreement" "$(field newer agreement)" "1000 samples, 0 violations (libc)"
@@ -304,7 +306,7 @@ release)
 	*)
 		# Any other layout or mode: refused, with the reason.
 		case $line in
-		"fastraw: kernel=99.1.0-test era=none clock=unknown counter=$counter "*"$newer"*)
+		"kernel=99.1.0-test era=none clock=unknown counter=$counter "*"$newer"*)
 			echo "ok: newer release refused on a $era/$mode page: $line" ;;
 		*) fail "newer release on a $era/$mode page: $line" ;;
 		esac
@@ -316,12 +318,12 @@ release)
 	*) other=6.18.0; says=6.17+; short=6.18 ;;
 	esac
 	run other env FASTRAW_DEBUG=1 "$tool" -n 0 --release "$other"
-	line=$(grep '^fastraw: kernel=' "$tmp/other.err")
+	line=$(debug_line other)
 	case $mode in
 	tsc | pvclock)
 		note="assumed: release $short says $says, whose page checks fail ([vvar] is not where this kernel era puts it); page and vDSO agree"
 		case $line in
-		"fastraw: kernel=$other era="*" ($note) clock=$mode counter=$counter active")
+		"kernel=$other era="*" ($note) clock=$mode counter=$counter active")
 			echo "ok: release $short on a $era page: assumed" ;;
 		*) fail "release $short on a $era page: $line" ;;
 		esac

@@ -372,7 +372,7 @@ preload)
 	expect_rc 0
 	check_text 100000 5 0 1
 	expect_out ' N inconsistent deltas: 0$' 5
-	expect_err '^fastraw: kernel='
+	expect_err '^fastraw\[[0-9]+\] fastraw-latency: kernel='
 	run LD_PRELOAD="$first${first:+:}$lib" -- -n 100000 --json
 	expect_rc 0
 	check_json 100000 1

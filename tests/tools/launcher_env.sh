@@ -15,13 +15,13 @@ out_has "clock_gettime in $LIB"
 out_has "clock_gettime calls ok"
 err_has "fastraw: launching $PROBE with LD_PRELOAD=$LIB:libm.so.6"
 # The library's own start-up line shows the setting reached it.
-err_matches "^fastraw: kernel=.* counter=rdtsc (active|passthrough)"
+err_matches "^fastraw\[[0-9]+\] [^:]+: kernel=.* counter=rdtsc (active|passthrough)"
 
 for mode in rdtscp lfence; do
 	run 0 "$L" --lib "$LIB" --tsc "$mode" "$PROBE"
 	out_has "FASTRAW_TSC=$mode"
 	out_has "FASTRAW_DEBUG=(unset)"
-	err_lacks "fastraw: kernel="
+	err_lacks ": kernel="
 done
 
 # Settings not asked for are inherited untouched.

@@ -207,7 +207,7 @@ START_TEST(first_duplicate_wins)
 }
 END_TEST
 
-/* The warning's text for a value, as report() writes it after "fastraw: warning: ". */
+/* The warning's text for a value, as report() writes it after "fastraw[PID] PROGRAM: warning: ". */
 static const char *warning_text(const char *value, struct fr_line *l)
 {
 	const struct fr_env_warning w = { "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc" };
