@@ -6,7 +6,7 @@
 # absolute build directory (FASTRAW_BUILD_DIR, default "build", relative to the root).
 
 FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base"
+FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime"
 FR_APT_UPDATED=${FR_APT_UPDATED:-0}
 
 # Prints the names of the missing build requirements, space-separated; nothing when all are there.
@@ -23,12 +23,13 @@ fr_missing_tools() {
 }
 
 # Prints the missing tools that are wanted but not required: without scdoc the man pages are
-# not built, without groff they are not checked.
+# not built, without groff they are not checked, without faketime e2e_neighbours skips it.
 fr_missing_optional() {
 	local missing=()
 
 	command -v scdoc >/dev/null 2>&1 || missing+=(scdoc)
 	command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+	command -v faketime >/dev/null 2>&1 || missing+=(faketime)
 	echo "${missing[*]}"
 }
 

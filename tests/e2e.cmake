@@ -83,3 +83,32 @@ if(NOT FASTRAW_SANITIZE AND TARGET fastraw-info)
             $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket> $<TARGET_FILE:fastraw-info>)
   set_tests_properties(e2e_valgrind PROPERTIES LABELS e2e TIMEOUT 300)
 endif()
+
+# Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
+# the launcher; then the real neighbours, faketime and an AddressSanitizer program.
+add_library(e2e_chain SHARED e2e/chain_lib.c)
+target_link_libraries(e2e_chain PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
+fr_add_e2e_probe(chain e2e/probe_chain.c)
+add_test(NAME e2e_chain
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/chain.sh
+          $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_chain> $<TARGET_FILE:e2e_probe_chain> $<TARGET_FILE:fastraw-launcher>)
+set_tests_properties(e2e_chain PROPERTIES LABELS e2e TIMEOUT 120)
+
+include(CheckCCompilerFlag)
+set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=address)
+check_c_compiler_flag(-fsanitize=address FR_HAVE_ASAN)
+unset(CMAKE_REQUIRED_LINK_OPTIONS)
+set(fr_asan_probe -)
+# Not in a sanitizer build: its runtime is then preloaded in front of every test already.
+if(FR_HAVE_ASAN AND NOT FASTRAW_SANITIZE)
+  add_executable(e2e_probe_asan e2e/probe_asan.c)
+  target_include_directories(e2e_probe_asan PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+  target_compile_options(e2e_probe_asan PRIVATE -fsanitize=address)
+  target_link_options(e2e_probe_asan PRIVATE -fsanitize=address)
+  target_link_libraries(e2e_probe_asan PRIVATE ${CMAKE_DL_LIBS})
+  set(fr_asan_probe $<TARGET_FILE:e2e_probe_asan>)
+endif()
+add_test(NAME e2e_neighbours
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/neighbours.sh
+          $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> ${fr_asan_probe})
+set_tests_properties(e2e_neighbours PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -8,29 +8,39 @@
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
-static __attribute__((noinline)) int slow_path(clockid_t clk, struct timespec *ts)
+/*
+ * A NULL timespec, off the hot path. libc's own clock_gettime would hand NULL to the vDSO, which
+ * writes through it: the kernel's answer instead (EFAULT, or EINVAL for a bad id). A later
+ * interposer gets the call as it would without us.
+ */
+static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 {
-	if (!ts) {
-		/* The vDSO would write through NULL; the kernel answers EFAULT (or EINVAL for a bad id). */
-		if (clk == CLOCK_MONOTONIC_RAW)
-			return fr_finish(-EFAULT);
-		fr_stats_pass(clk);
-		return fr_finish(fr_sys_clock_gettime(clk, ts));
-	}
-	return fr_passthrough(clk, ts);
+	fr_clock_fn next;
+
+	if (clk == CLOCK_MONOTONIC_RAW)
+		return fr_finish(-EFAULT);
+	if ((next = fr_pass_interposer()))
+		return next(clk, NULL);
+	fr_stats_pass(clk);
+	return fr_finish(fr_sys_clock_gettime(clk, NULL));
 }
 
 /*
  * The body has its own name: <time.h> declares clock_gettime's timespec nonnull, which would
  * let the compiler drop the NULL check. The exported names are aliases of it; the hidden name
  * is what dlsym's interposer hands out, whoever else exports clock_gettime.
+ *
+ * Both ways out are tail jumps through a pointer in libc's convention: RAW to the fast path
+ * (which passes through itself when it must), every other clock to the next clock_gettime in
+ * the chain (sys/passthru.h). No frame, no call: the pass-through costs a compare or two.
  */
 int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	/* A tail call: the fast path answers in libc's convention, passing through itself when it must. */
-	if (__builtin_expect(clk == CLOCK_MONOTONIC_RAW && ts != NULL, 1))
+	if (__builtin_expect(ts == NULL, 0))
+		return null_path(clk);
+	if (clk == CLOCK_MONOTONIC_RAW)
 		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
-	return slow_path(clk, ts);
+	return __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE)(clk, ts);
 }
 
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));

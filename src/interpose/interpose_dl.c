@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The exported dlsym, dlvsym, getauxval and __getauxval: every way to look clock_gettime up leads to us. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <sys/auxv.h>
 
@@ -8,18 +9,19 @@
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
 #include "sys/elfsym.h"
+#include "sys/nextsym.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
 /*
  * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT and to pick
  * the scope of RTLD_DEFAULT. So the exported entries are assembly stubs that ask a router where
- * to go and then jump there with the caller's frame intact: libc for every ordinary name, our
- * replacement only for the clock_gettime names. (Calling libc from C would make every RTLD_NEXT
- * lookup relative to libfastraw, and a wrapper preloaded after us would find itself again.)
+ * to go and then jump there with the caller's frame intact: the next dlsym in the chain (a later
+ * interposer's, else libc's) for every ordinary name, so that a later interposer sees each
+ * lookup as it would without us; our wrapper only for the clock_gettime names.
  */
-void *fr_dlsym_route(const char *name);
-void *fr_dlvsym_route(const char *name);
+void *fr_dlsym_route(void *handle, const char *name);
+void *fr_dlvsym_route(void *handle, const char *name, const void *caller);
 
 __asm__(".text\n"
 	".globl dlsym\n"
@@ -33,7 +35,6 @@ __asm__(".text\n"
 	".cfi_adjust_cfa_offset 8\n"
 	"sub $8, %rsp\n"
 	".cfi_adjust_cfa_offset 8\n"
-	"mov %rsi, %rdi\n"
 	"call fr_dlsym_route\n"
 	"add $8, %rsp\n"
 	".cfi_adjust_cfa_offset -8\n"
@@ -55,7 +56,7 @@ __asm__(".text\n"
 	".cfi_adjust_cfa_offset 8\n"
 	"push %rdx\n"
 	".cfi_adjust_cfa_offset 8\n"
-	"mov %rsi, %rdi\n"
+	"mov 24(%rsp), %rdx\n"
 	"call fr_dlvsym_route\n"
 	"pop %rdx\n"
 	".cfi_adjust_cfa_offset -8\n"
@@ -67,6 +68,18 @@ __asm__(".text\n"
 	".cfi_endproc\n"
 	".size dlvsym, .-dlvsym\n");
 
+static void *next_dlsym_cache, *next_dlvsym_cache;
+
+static fr_dlsym_fn next_dlsym(void)
+{
+	return (fr_dlsym_fn)fr_next_cached(&next_dlsym_cache, "dlsym");
+}
+
+static fr_dlvsym_fn next_dlvsym(void)
+{
+	return (fr_dlvsym_fn)fr_next_cached(&next_dlvsym_cache, "dlvsym");
+}
+
 static int is_libc_name(const char *name)
 {
 	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime");
@@ -77,8 +90,17 @@ static int is_clock_name(const char *name)
 	return name && (is_libc_name(name) || fr_streq(name, "__vdso_clock_gettime"));
 }
 
-/* What a successful lookup of a clock name gives instead of p. */
-static void *replace(void *p, const char *name)
+/* Whether p is libc's own clock_gettime, under either of its names. */
+static int is_libcs(const void *p)
+{
+	return p == fr_libc_sym("clock_gettime", "GLIBC_2.17") || p == fr_libc_sym("__clock_gettime", NULL);
+}
+
+/*
+ * What a successful lookup of a clock name gives instead of p: the vDSO's function and libc's
+ * own become ours; another interposer's stays theirs (ours chains to it anyway when it is later).
+ */
+static void *replace(void *p)
 {
 	uintptr_t lo = fr_auxval(AT_SYSINFO_EHDR), hi = fr_elf_image_end((const void *)lo);
 
@@ -87,7 +109,7 @@ static void *replace(void *p, const char *name)
 	/* The image's own extent, not /proc: a sanitizer runtime gets here before it can run instrumented code. */
 	if (lo && (uintptr_t)p >= lo && (uintptr_t)p < hi)
 		return (void *)fr_vdso_clock_gettime;
-	if (is_libc_name(name))
+	if (is_libcs(p))
 		return (void *)fr_clock_gettime;
 	return p;
 }
@@ -103,54 +125,74 @@ static void *no_dlvsym(void *handle, const char *name, const char *version)
 }
 
 /*
- * The real lookup runs from here, so RTLD_NEXT means "after libfastraw": it only decides whether
- * the name exists, and whatever defines clock_gettime after the caller is, in practice, libc.
+ * The next lookup runs from here, so the scope is ours: right for a handle and for RTLD_DEFAULT
+ * (one global scope), and for RTLD_NEXT only when this library was dlopen'd (see the router).
  */
 static void *clock_dlsym(void *handle, const char *name)
 {
-	fr_dlsym_fn real = fr_real_dlsym();
+	fr_dlsym_fn next = next_dlsym();
 
-	return real ? replace(real(handle, name), name) : NULL;
+	return next ? replace(next(handle, name)) : NULL;
 }
 
 static void *clock_dlvsym(void *handle, const char *name, const char *version)
 {
-	fr_dlvsym_fn real = fr_real_dlvsym();
+	fr_dlvsym_fn next = next_dlvsym();
 
-	return real ? replace(real(handle, name, version), name) : NULL;
+	return next ? replace(next(handle, name, version)) : NULL;
 }
 
-__attribute__((used)) void *fr_dlsym_route(const char *name)
+/*
+ * RTLD_NEXT for a clock name goes on with the caller's frame when this library was loaded at
+ * start: the loader's answer is then already the chain's (ours for a caller ahead of us; what
+ * follows for a later interposer asking for the real one, which must never get ours back).
+ * dlvsym is different: the loader passes over our unversioned definition when a version is
+ * asked for, so only a caller after us (a later interposer, or libc) goes on with its frame.
+ */
+static int clock_by_caller(void *handle)
 {
-	fr_dlsym_fn real;
+	return handle == RTLD_NEXT && fr_self_loaded_at_start();
+}
 
-	if (is_clock_name(name))
+static int clock_by_caller_v(void *handle, const void *caller)
+{
+	return handle == RTLD_NEXT && fr_follows_self(caller);
+}
+
+__attribute__((used)) void *fr_dlsym_route(void *handle, const char *name)
+{
+	fr_dlsym_fn next;
+
+	if (is_clock_name(name) && !clock_by_caller(handle))
 		return (void *)clock_dlsym;
-	real = fr_real_dlsym();
-	return real ? (void *)real : (void *)no_dlsym;
+	next = next_dlsym();
+	return next ? (void *)next : (void *)no_dlsym;
 }
 
-__attribute__((used)) void *fr_dlvsym_route(const char *name)
+__attribute__((used)) void *fr_dlvsym_route(void *handle, const char *name, const void *caller)
 {
-	fr_dlvsym_fn real;
+	fr_dlvsym_fn next;
 
-	if (is_clock_name(name))
+	if (is_clock_name(name) && !clock_by_caller_v(handle, caller))
 		return (void *)clock_dlvsym;
-	real = fr_real_dlvsym();
-	return real ? (void *)real : (void *)no_dlvsym;
+	next = next_dlvsym();
+	return next ? (void *)next : (void *)no_dlvsym;
 }
 
+static void *next_getauxval_cache;
+
+/* The next getauxval in the chain, then the shadow image in place of the vDSO's address. */
 static unsigned long fr_getauxval(unsigned long type)
 {
-	fr_getauxval_fn real = fr_real_getauxval();
+	fr_getauxval_fn next = (fr_getauxval_fn)fr_next_cached(&next_getauxval_cache, "getauxval");
 	unsigned long v;
 	int saved;
 
-	if (!real) {
+	if (!next) {
 		errno = ENOENT;
 		return 0;
 	}
-	v = real(type);
+	v = next(type);
 	if (type == AT_SYSINFO_EHDR && v) {
 		saved = errno;
 		v = (unsigned long)fr_shadow_get((const void *)v);

@@ -1,30 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* The exported syscall(): every call to the kernel untouched, RAW clock_gettime on the fast path only when asked for. */
+/* The exported syscall(): every call on to the next syscall() in the chain, RAW clock_gettime on the fast path only when asked for. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runtime/runtime.h"
+#include "sys/nextsym.h"
 
-#define FR_EXPORT __attribute__((visibility("default")))
-
-/* The syscall instruction with all six argument registers, as libc's syscall() issues it. */
-static inline long sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	register long r10 __asm__("r10") = a4;
-	register long r8 __asm__("r8") = a5;
-	register long r9 __asm__("r9") = a6;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
+#define FR_STR2(x) #x
+#define FR_STR(x) FR_STR2(x)
 
 /*
  * Whether the fast path may write a timespec at p without faulting where the kernel would not:
@@ -43,36 +29,99 @@ static inline int fast_target(long p)
 	return u - lo <= hi - lo && (u & 4095) <= 4096 - sizeof(struct timespec);
 }
 
-/*
- * libc's convention: the kernel's -4095..-1 become -1 with errno set; anything else is
- * returned as it is. Callers that pass fewer arguments leave the rest of the six registers
- * with whatever they held, as they do for libc's syscall(): va_arg reads them from the
- * register save area, so reading six is safe on x86_64.
- *
- * Every call, clock_gettime included, is the kernel's own system call, so that syscall() keeps
- * the kernel's contract (EFAULT for a bad pointer, the system call itself for programs that
- * test it). Only with FASTRAW_SYSCALL=1 does RAW with a plausible pointer take the fast path.
- *
- * Hazard, shared with libc's: a syscall(SYS_vfork) child returns through this frame on the
- * parent's stack; and a new thread from syscall(SYS_clone) with its own stack cannot return.
- */
-FR_EXPORT long syscall(long nr, ...)
-{
-	long a[6], ret;
-	va_list ap;
+/* Called only from the assembly stub below. */
+void *fr_syscall_next(void);
+long fr_syscall_raw(long nr, long clk, long p);
 
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	/* The kernel takes the clock id as an int: the same truncation. */
-	if (nr == SYS_clock_gettime && (clockid_t)a[0] == CLOCK_MONOTONIC_RAW && fast_target(a[1]) &&
-	    fr_syscall_serves_raw())
-		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)((struct timespec *)a[1]);
-	ret = sys6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if ((unsigned long)ret > -4096UL) {
-		errno = (int)-ret;
+static __attribute__((used)) void *next_syscall_cache;
+
+/* The next syscall() in the chain (a later interposer's, else libc's), resolved on first use. */
+__attribute__((used)) void *fr_syscall_next(void)
+{
+	return fr_next_cached(&next_syscall_cache, "syscall");
+}
+
+/*
+ * syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, p, ...): the fast path when FASTRAW_SYSCALL=1
+ * and p is a plausible target, else the next syscall(). Reached by a jump from the stub below
+ * with the caller's registers; only the first three arguments mean anything to this system call.
+ */
+__attribute__((used)) long fr_syscall_raw(long nr, long clk, long p)
+{
+	long (*next)(long, ...);
+
+	if (fast_target(p) && fr_syscall_serves_raw())
+		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)((struct timespec *)p);
+	next = (long (*)(long, ...))fr_syscall_next();
+	if (!next) {
+		errno = ENOSYS;
 		return -1;
 	}
-	return ret;
+	return next(nr, clk, p);
 }
+
+/*
+ * The exported syscall(). Every call but RAW clock_gettime jumps on to the next syscall() in the
+ * chain with all registers as the caller left them (the six argument registers, %al for a
+ * variadic call, the seventh argument on the stack), so that a later interposer, and in the end
+ * libc, sees exactly the call it would see without us: the kernel's own contract (EFAULT for a
+ * bad pointer, the system call itself for programs that test it). The kernel takes the clock id
+ * as an int: the same truncation. Only %r11, which no call preserves or passes, is used.
+ *
+ * Hazard, shared with libc's: a syscall(SYS_vfork) child returns through its caller's frame;
+ * no frame of ours is in the way, so this adds none.
+ */
+__asm__(".text\n"
+	".globl syscall\n"
+	".type syscall, @function\n"
+	"syscall:\n"
+	".cfi_startproc\n"
+	"endbr64\n"
+	"cmp $" FR_STR(SYS_clock_gettime) ", %rdi\n"
+	"jne 1f\n"
+	"cmp $" FR_STR(CLOCK_MONOTONIC_RAW) ", %esi\n"
+	"je fr_syscall_raw\n"
+	"1:\n"
+	"mov next_syscall_cache(%rip), %r11\n"
+	"test %r11, %r11\n"
+	"jz 2f\n"
+	"jmp *%r11\n"
+	"2:\n"
+	"push %rdi\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %rsi\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %rdx\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %rcx\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %r8\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %r9\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"push %rax\n"
+	".cfi_adjust_cfa_offset 8\n"
+	"call fr_syscall_next\n"
+	"mov %rax, %r11\n"
+	"pop %rax\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %r9\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %r8\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %rcx\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %rdx\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %rsi\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"pop %rdi\n"
+	".cfi_adjust_cfa_offset -8\n"
+	"test %r11, %r11\n"
+	"jz 3f\n"
+	"jmp *%r11\n"
+	"3:\n"
+	"mov $-1, %rax\n"
+	"ret\n"
+	".cfi_endproc\n"
+	".size syscall, .-syscall\n");

@@ -257,8 +257,10 @@ static void init_once(void)
 		raw = fr_calsrc_raw_for(p.st.counter);
 	if (!raw)
 		raw = raw_pass;
-	if (p.env.stats)
+	if (p.env.stats) {
 		raw = fr_stats_start(raw);
+		fr_pass_count();
+	}
 	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
 	report(&p);
 }

@@ -11,8 +11,7 @@ struct find {
 	int found;
 };
 
-/* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
-static int name_is(const char *path, const char *base)
+int fr_path_is(const char *path, const char *base)
 {
 	const char *slash = path;
 
@@ -27,7 +26,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	struct find *f = arg;
 
 	(void)size;
-	if (!info->dlpi_name || !name_is(info->dlpi_name, f->base))
+	if (!info->dlpi_name || !fr_path_is(info->dlpi_name, f->base))
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
@@ -48,7 +47,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 static int from_link_map(const char *base, struct fr_elfsyms *out)
 {
 	for (const struct link_map *m = _r_debug.r_map; m; m = m->l_next)
-		if (m->l_name && name_is(m->l_name, base))
+		if (m->l_name && fr_path_is(m->l_name, base))
 			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, out);
 	return -1;
 }

@@ -7,6 +7,9 @@
 
 #include "sys/elfsym.h"
 
+/* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
+int fr_path_is(const char *path, const char *base);
+
 /*
  * Fills out with the dynamic tables of the loaded object whose file name ends in "/" base or is
  * base (e.g. "libc.so.6"), from the loader's link_map list (dl_iterate_phdr if it is not there):

@@ -51,7 +51,13 @@ static uint32_t sysv_hash(const char *s)
 	return h;
 }
 
-/* Whether symbol i carries the version named version (DT_VERSYM index into DT_VERDEF). */
+const char fr_elfsym_default[] = "";
+
+/*
+ * Whether symbol i carries the version named version (DT_VERSYM index into DT_VERDEF); with
+ * fr_elfsym_default, whether it is what an unversioned reference binds to: not a hidden
+ * (non-default) version.
+ */
 static int version_matches(const struct fr_elfsyms *s, uint32_t i, const char *version)
 {
 	const ElfW(Verdef) *vd = s->verdef;
@@ -59,6 +65,8 @@ static int version_matches(const struct fr_elfsyms *s, uint32_t i, const char *v
 
 	if (!version)
 		return 1;
+	if (version == fr_elfsym_default)
+		return !s->versym || !(s->versym[i] & 0x8000);
 	if (!s->versym || !vd)
 		return 0;
 	want = s->versym[i] & 0x7fff;
@@ -78,8 +86,9 @@ static int symbol_matches(const struct fr_elfsyms *s, uint32_t i, const char *na
 {
 	const ElfW(Sym) *sym = &s->symtab[i];
 	unsigned type = ELF64_ST_TYPE(sym->st_info), bind = ELF64_ST_BIND(sym->st_info);
+	int typed = type == STT_FUNC || type == STT_NOTYPE || (type == STT_GNU_IFUNC && version == fr_elfsym_default);
 
-	if (sym->st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_NOTYPE))
+	if (sym->st_shndx == SHN_UNDEF || !typed)
 		return 0;
 	if (bind != STB_GLOBAL && bind != STB_WEAK)
 		return 0;
@@ -149,6 +158,20 @@ void *fr_elfsyms_lookup(const struct fr_elfsyms *s, const char *name, const char
 	long i = fr_elfsyms_find(s, name, version);
 
 	return i < 0 ? NULL : (void *)(s->bias + s->symtab[i].st_value);
+}
+
+void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name)
+{
+	long i = fr_elfsyms_find(s, name, fr_elfsym_default);
+	uintptr_t addr;
+
+	if (i < 0)
+		return NULL;
+	addr = s->bias + s->symtab[i].st_value;
+	/* What the loader binds to: on x86_64 it calls the resolver with no arguments. */
+	if (ELF64_ST_TYPE(s->symtab[i].st_info) == STT_GNU_IFUNC)
+		return ((void *(*)(void))addr)();
+	return (void *)addr;
 }
 
 uintptr_t fr_elf_image_end(const void *base)

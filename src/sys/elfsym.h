@@ -49,6 +49,19 @@ long fr_elfsyms_find(const struct fr_elfsyms *s, const char *name, const char *v
 void *fr_elfsyms_lookup(const struct fr_elfsyms *s, const char *name, const char *version);
 
 /*
+ * As a version for fr_elfsyms_find: the definition an unversioned reference binds to (no version
+ * table, or a version not marked hidden); IFUNC symbols count too. Compared by address.
+ */
+extern const char fr_elfsym_default[];
+
+/*
+ * The address an unversioned reference to name binds to in this object, or NULL: the default
+ * version of a FUNC, NOTYPE or IFUNC symbol, an IFUNC's resolver called (it must be safe to call
+ * at any time, as the loader's own lazy binding assumes).
+ */
+void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name);
+
+/*
  * The end of the ELF image mapped at base: base plus the furthest PT_LOAD's file extent, or the
  * end of the section header table when that lies further, rounded up to a page. 0 when base is
  * not an ELF image.

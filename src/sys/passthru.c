@@ -4,6 +4,8 @@
 
 #include <errno.h>
 
+#include "sys/dynsym.h"
+#include "sys/nextsym.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
 
@@ -66,4 +68,53 @@ int fr_passthrough(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
 	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+}
+
+/* libc's convention on top of the vDSO's: the last resort when not even libc's own can be found. */
+static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
+{
+	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+}
+
+static void *pass_cache;
+
+fr_clock_fn fr_pass_target(void)
+{
+	fr_clock_fn f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+
+	return f ? f : vdso_libc_convention;
+}
+
+fr_clock_fn fr_pass_interposer(void)
+{
+	fr_clock_fn f = fr_pass_target();
+	int saved = errno;
+	void *libc = fr_libc_sym("clock_gettime", "GLIBC_2.17");
+
+	errno = saved;
+	return f == vdso_libc_convention || (void *)f == libc ? NULL : f;
+}
+
+static int pass_init(clockid_t clk, struct timespec *ts)
+{
+	fr_clock_fn f = fr_pass_target(), expected = pass_init;
+
+	/* Fails harmlessly when initialisation already put the counting wrapper there. */
+	__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f(clk, ts);
+}
+
+fr_clock_fn fr_pass = pass_init;
+
+static int pass_counting(clockid_t clk, struct timespec *ts)
+{
+	fr_stats_pass(clk);
+	return ((fr_clock_fn)__atomic_load_n(&pass_cache, __ATOMIC_RELAXED))(clk, ts);
+}
+
+void fr_pass_count(void)
+{
+	/* pass_cache is set before the wrapper that reads it is published; without a target, none. */
+	if (fr_next_cached(&pass_cache, "clock_gettime"))
+		__atomic_store_n(&fr_pass, pass_counting, __ATOMIC_RELEASE);
 }

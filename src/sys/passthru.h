@@ -10,6 +10,8 @@
 typedef int (*fr_raw_fn)(struct timespec *ts);
 /* clock_gettime with the vDSO's convention: 0 or a negative errno. */
 typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
+/* clock_gettime with libc's convention: 0, or -1 with errno. */
+typedef int (*fr_clock_fn)(clockid_t clk, struct timespec *ts);
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
 
@@ -28,6 +30,24 @@ int fr_finish(int ret);
 
 /* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
 int fr_passthrough(clockid_t clk, struct timespec *ts);
+
+/*
+ * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
+ * tail jump: the next clock_gettime in the lookup chain (a later interposer's, else libc's own,
+ * which calls the vDSO). Starts at a trampoline that resolves it without dlsym, locks or system
+ * calls (so before the constructor and in signal handlers too), publishes it and jumps on. With
+ * FASTRAW_STATS a counting wrapper stands in front of the target; otherwise it costs nothing.
+ */
+extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
+
+/* The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it if need be. */
+fr_clock_fn fr_pass_target(void);
+
+/* The chain's next clock_gettime when it is another interposer's, NULL when it is libc's own (or none). */
+fr_clock_fn fr_pass_interposer(void);
+
+/* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
+void fr_pass_count(void);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);

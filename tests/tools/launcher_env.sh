@@ -1,19 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# What the program run by the launcher gets: LD_PRELOAD with the library first, the FASTRAW_ settings, the binding.
+# What the program run by the launcher gets: LD_PRELOAD with the library after the entries already there, the FASTRAW_ settings, the binding.
 . "$(dirname "$0")/launcher_common.sh"
 
 run 0 env LD_PRELOAD=libm.so.6 "$L" --lib "$LIB" --tsc rdtsc --debug "$PROBE" one "two words"
 out_has "argv[0]=$PROBE"
 out_has "argv[1]=one"
 out_has "argv[2]=two words"
-out_has "LD_PRELOAD=$LIB:libm.so.6"
+out_has "LD_PRELOAD=libm.so.6:$LIB"
 out_has "FASTRAW_TSC=rdtsc"
 out_has "FASTRAW_DEBUG=1"
 out_has "FASTRAW_STATS=(unset)"
 out_has "clock_gettime in $LIB"
 out_has "clock_gettime calls ok"
-err_has "fastraw: launching $PROBE with LD_PRELOAD=$LIB:libm.so.6"
+err_has "fastraw: launching $PROBE with LD_PRELOAD=libm.so.6:$LIB"
 # The library's own start-up line shows the setting reached it.
 err_matches "^fastraw\[[0-9]+\] [^:]+: kernel=.* counter=rdtsc (active|passthrough)"
 
@@ -29,12 +29,15 @@ run 0 env FASTRAW_TSC=lfence FASTRAW_DEBUG=0 "$L" --lib "$LIB" "$PROBE"
 out_has "FASTRAW_TSC=lfence"
 out_has "FASTRAW_DEBUG=0"
 
-# The library is never listed twice, whatever name the existing entry uses; ours goes first.
+# The library is never listed twice, whatever name the existing entry uses; an entry that names it
+# keeps its place (the user chose the order), else it goes after the entries already there.
 ln -s "$LIB" "$T/alias.so"
 run 0 env LD_PRELOAD="libm.so.6:$LIB" "$L" --lib "$LIB" "$PROBE"
-out_has "LD_PRELOAD=$LIB:libm.so.6"
+out_has "LD_PRELOAD=libm.so.6:$LIB"
 run 0 env LD_PRELOAD="$T/alias.so libm.so.6" "$L" --lib "$T/alias.so" "$PROBE"
 out_has "LD_PRELOAD=$LIB:libm.so.6"
+run 0 env LD_PRELOAD="libm.so.6 $LIB libdl.so.2:$T/alias.so" "$L" --lib "$LIB" "$PROBE"
+out_has "LD_PRELOAD=libm.so.6:$LIB:libdl.so.2"
 out_has "clock_gettime in $LIB"
 run 0 env LD_PRELOAD=":$LIB::" "$L" --lib "$LIB" "$PROBE"
 out_has "LD_PRELOAD=$LIB"

@@ -13,6 +13,7 @@
 #include "run_suite.h"
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
+#include "sys/nextsym.h"
 #include "sys/vdso_elf.h"
 
 static void *libc_handle(void)
@@ -119,6 +120,22 @@ START_TEST(shadow_image)
 }
 END_TEST
 
+/* The walk from this program's own entry agrees with the loader's RTLD_NEXT from here, default versions included. */
+START_TEST(next_matches_rtld_next)
+{
+	static const char *const names[] = { "printf", "clock_gettime", "getauxval", "dlsym", "dlvsym", "syscall" };
+
+	ck_assert_int_eq(fr_self_loaded_at_start(), 1);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_msg(fr_next_sym(names[i]) == dlsym(RTLD_NEXT, names[i]), "%s differs from RTLD_NEXT's", names[i]);
+	ck_assert_ptr_null(fr_next_sym("fastraw_no_such_symbol"));
+	/* libc comes after this program; the program itself does not. */
+	ck_assert_int_eq(fr_follows_self(dlsym(RTLD_NEXT, "printf")), 1);
+	ck_assert_int_eq(fr_follows_self((const void *)libc_handle), 0);
+}
+END_TEST
+
+
 static Suite *dynsym_suite(void)
 {
 	Suite *s = suite_create("dynsym");
@@ -129,6 +146,7 @@ static Suite *dynsym_suite(void)
 	tcase_add_test(tc, relative_and_absolute);
 	tcase_add_test(tc, count_both_tables);
 	tcase_add_test(tc, shadow_image);
+	tcase_add_test(tc, next_matches_rtld_next);
 	suite_add_tcase(s, tc);
 	return s;
 }

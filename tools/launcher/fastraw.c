@@ -35,7 +35,8 @@ static void help(void)
 {
 	printf(USAGE_LINE
 		"Runs PROGRAM with libfastraw.so preloaded: its clock_gettime(CLOCK_MONOTONIC_RAW)\n"
-		"calls are answered in-process, every other clock goes to the kernel's vDSO.\n"
+		"calls are answered in-process, every other clock goes on to libc (or to a later\n"
+		"interposer). The library goes after the entries already in LD_PRELOAD.\n"
 		"\n"
 		"  --tsc MODE   how the counter is read: rdtscp, lfence or rdtsc (sets FASTRAW_TSC)\n"
 		"  --debug      the library prints one line on stderr at start (sets FASTRAW_DEBUG=1)\n"

@@ -88,28 +88,48 @@ static int same_file(const char *entry, const struct stat *lib)
 	       st.st_ino == lib->st_ino;
 }
 
+static void append(char *val, size_t *len, const char *e)
+{
+	size_t n = strlen(e);
+
+	if (*len)
+		val[(*len)++] = ':';
+	memcpy(val + *len, e, n + 1);
+	*len += n;
+}
+
+/*
+ * The entries already there come first: a sanitizer runtime must be the first object loaded, and
+ * an interposer the user put in LD_PRELOAD (faketime's) must see every call before we do, the
+ * order it would have without the launcher. An entry that already names the library keeps its
+ * place: whoever wrote it chose where it goes.
+ */
 char *launcher_preload_value(const char *lib, const char *old)
 {
-	size_t len = strlen(lib), cap = len + (old ? strlen(old) : 0) + 2;
+	size_t len = 0, cap = strlen(lib) + (old ? strlen(old) : 0) + 2;
 	char *val = malloc(cap), *copy = old ? strdup(old) : NULL, *save = NULL;
 	struct stat st;
-	int have_st;
+	int have_st, placed = 0;
 
 	if (!val || (old && !copy)) {
 		free(val);
 		free(copy);
 		return NULL;
 	}
+	val[0] = '\0';
 	have_st = stat(lib, &st) == 0;
-	memcpy(val, lib, len + 1);
 	/* The loader splits LD_PRELOAD on both ':' and ' '. */
 	for (char *e = copy ? strtok_r(copy, ": ", &save) : NULL; e; e = strtok_r(NULL, ": ", &save)) {
-		if (strcmp(e, lib) == 0 || (have_st && same_file(e, &st)))
+		if (strcmp(e, lib) == 0 || (have_st && same_file(e, &st))) {
+			if (!placed)
+				append(val, &len, lib);
+			placed = 1;
 			continue;
-		val[len++] = ':';
-		memcpy(val + len, e, strlen(e) + 1);
-		len += strlen(e);
+		}
+		append(val, &len, e);
 	}
+	if (!placed)
+		append(val, &len, lib);
 	free(copy);
 	return val;
 }

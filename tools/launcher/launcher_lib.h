@@ -15,8 +15,9 @@
 int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char *why, size_t whylen);
 
 /*
- * The LD_PRELOAD value: lib, then the entries of old (may be NULL) in their order, separated
- * by ':', leaving out empty entries and any naming the same file as lib. NULL when out of memory.
+ * The LD_PRELOAD value: the entries of old (may be NULL) in their order, then lib, separated
+ * by ':', leaving out empty entries. An entry of old naming the same file as lib becomes lib in
+ * its place (later ones are left out). NULL when out of memory.
  */
 char *launcher_preload_value(const char *lib, const char *old);
 

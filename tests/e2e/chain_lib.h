@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* What the test interposer (chain_lib.c) counts, and the offset it adds to CLOCK_REALTIME. */
+#ifndef FR_E2E_CHAIN_LIB_H
+#define FR_E2E_CHAIN_LIB_H
+
+/* Added to every CLOCK_REALTIME answer that passes through the test interposer: about 3 years. */
+#define CHAIN_REALTIME_OFFSET_S 100000000L
+
+/* Calls that reached each of the test interposer's functions. */
+struct chain_counts {
+	long clock_gettime, clock_raw, dlsym, getauxval, syscall;
+};
+
+/* Copies the counts so far; found by the probe with dlsym (which itself counts as one call). */
+typedef void (*chain_counts_fn)(struct chain_counts *out);
+
+#endif
