@@ -89,7 +89,7 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		  "RAW with FASTRAW_STATS=1 vs RAW without (two processes)" },
 		{ "stats-mono", r->mono_stats, r->mono_def, DIFF_AT_MOST, 1.0, "ns",
 		  "MONOTONIC with FASTRAW_STATS=1 vs MONOTONIC without (two processes)" },
-		{ "rdtsc", r->raw_tsc, r->rdtsc_tsc, RATIO_AT_MOST, m->amd ? 1.10 : 1.40, "",
+		{ "rdtsc-mode", r->raw_tsc, r->rdtsc_tsc, RATIO_AT_MOST, m->amd ? 1.10 : 1.40, "",
 		  m->amd ? "RAW with FASTRAW_TSC=rdtsc vs bare rdtsc (same process; the AMD goal)" :
 			   "RAW with FASTRAW_TSC=rdtsc vs bare rdtsc (same process; the Intel goal)" },
 		{ "default-vdso", r->raw_def, r->vdso_raw_def, NO_GOAL, 0, "", "" },
