@@ -168,9 +168,12 @@ int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *
 	strcpy(r->source, "?");
 	strcpy(r->clock_mode, "?");
 	/* A child that dies must show as a failed round, not kill this process with SIGPIPE. */
-	signal(SIGPIPE, SIG_IGN);
-	if (bench_startup_init(&su, o->lib, o->empty, per_round * o->rounds) != 0)
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+
+	if (bench_startup_init(&su, o->lib, o->empty, per_round * o->rounds) != 0) {
+		signal(SIGPIPE, old_pipe);
 		return -1;
+	}
 	if (start_all(o, p, r) != 0)
 		failed = 1;
 	for (int round = 0; round < o->rounds && !failed; round++) {
@@ -193,6 +196,8 @@ int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *
 			failed = 1;
 		}
 	}
+	/* Our own stdout closing early (a pipe to head) may end this process again, as it would have. */
+	signal(SIGPIPE, old_pipe);
 	if (failed)
 		return -1;
 #define MED(role, kind) median_of(p[role].vals, o->rounds, p[role].kinds, p[role].nk, kind)

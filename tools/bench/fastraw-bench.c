@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 
 	bench_machine_read(&m);
 	g = (struct bench_goal_opts){ lib, o.empty, o.rounds, o.iters, o.startup_runs };
-	printf("fastraw-bench: %s\n", lib);
+	printf("fastraw-bench: LD_PRELOAD=%s\n", lib);
 	if (bench_goals_run(&g, &r) != 0)
 		return 1;
 	bench_table_print(&m, &g, &r);
