@@ -3,10 +3,23 @@
 add_executable(fastraw-bench
   ${CMAKE_CURRENT_LIST_DIR}/fastraw-bench.c
   ${CMAKE_CURRENT_LIST_DIR}/bench_child.c
-  ${CMAKE_CURRENT_LIST_DIR}/bench_loops.c)
-target_include_directories(fastraw-bench PRIVATE ${PROJECT_SOURCE_DIR}/tools)
+  ${CMAKE_CURRENT_LIST_DIR}/bench_env.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_goals.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_loops.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_machine.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_modes.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_pool.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_startup.c
+  ${CMAKE_CURRENT_LIST_DIR}/bench_table.c)
+target_include_directories(fastraw-bench PRIVATE ${PROJECT_SOURCE_DIR}/tools ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(fastraw-bench PRIVATE fastraw_core fastraw_tool_common fastraw_warnings ${CMAKE_DL_LIBS})
 set_target_properties(fastraw-bench PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
-# The benchmark preloads the library; build it along with the benchmark.
-add_dependencies(fastraw-bench fastraw)
+
+# The empty preload, start-up's baseline: built beside fastraw-bench, where it looks first.
+add_library(bench_empty SHARED ${CMAKE_CURRENT_LIST_DIR}/bench_empty.c)
+target_link_libraries(bench_empty PRIVATE fastraw_warnings)
+set_target_properties(bench_empty PROPERTIES PREFIX "" LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR})
+
+# The benchmark preloads the library; build both along with it.
+add_dependencies(fastraw-bench fastraw bench_empty)

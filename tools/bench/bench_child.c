@@ -87,20 +87,11 @@ static void calibrated_warmup(void)
 	} while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 2500000000L);
 }
 
-int bench_child_main(const char *mode, const char *lib, int rounds, long iters)
+int bench_check_binding(const char *lib)
 {
 	/* The address the ordinary symbol bound to, as the program's own calls see it. */
 	const char *where = defining_file((const void *)clock_gettime);
-	enum bench_kind kinds[7] = { bench_mode_counter(mode), BK_LIBC_RAW, BK_PRELOAD_RAW,
-				     BK_LIBC_MONO, BK_PRELOAD_MONO, BK_API_NOW, BK_API_TICKS };
-	static const char *const keys[7] = { "bare", "libc_raw", "preload_raw", "libc_mono", "preload_mono",
-					     "api_now", "api_ticks" };
-	long n[7] = { iters, iters, iters, iters, iters, iters, iters };
-	double best[7];
-	int nk;
 
-	if (bench_init() != 0)
-		return 1;
 	printf("where %s\n", where);
 	if (!same_file(where, lib)) {
 		printf("interposed 0\n");
@@ -111,6 +102,24 @@ int bench_child_main(const char *mode, const char *lib, int rounds, long iters)
 		return 3;
 	}
 	printf("interposed 1\n");
+	return 0;
+}
+
+int bench_child_main(const char *mode, const char *lib, int rounds, long iters)
+{
+	enum bench_kind kinds[7] = { bench_mode_counter(mode), BK_LIBC_RAW, BK_PRELOAD_RAW,
+				     BK_LIBC_MONO, BK_PRELOAD_MONO, BK_API_NOW, BK_API_TICKS };
+	static const char *const keys[7] = { "bare", "libc_raw", "preload_raw", "libc_mono", "preload_mono",
+					     "api_now", "api_ticks" };
+	long n[7] = { iters, iters, iters, iters, iters, iters, iters };
+	double best[7];
+	int nk, rc;
+
+	if (bench_init() != 0)
+		return 1;
+	rc = bench_check_binding(lib);
+	if (rc != 0)
+		return rc;
 	calibrated_warmup();
 	printf("order_bad %ld\norder_n %d\n", order_violations(), ORDER_SAMPLES);
 	fflush(stdout);

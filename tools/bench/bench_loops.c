@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "bench/bench_loops.h"
@@ -35,13 +36,16 @@ int bench_have_rdtscp(void)
 	return have_rdtscp;
 }
 
-/* The stopwatch: CLOCK_MONOTONIC from the kernel's own vDSO code, or libc's when there is no vDSO. */
+/*
+ * The stopwatch: this thread's CPU time, from the kernel. On a shared machine wall time would
+ * also count the slices other processes held the CPU, a whole multiple of the cost per call
+ * when one of them shares the core; CPU time leaves only what the loop itself used.
+ */
 static int64_t now_ns(void)
 {
 	struct timespec ts;
-	bench_clock_fn fn = bench_vdso_clock_gettime ? bench_vdso_clock_gettime : bench_libc_clock_gettime;
 
-	fn(CLOCK_MONOTONIC, &ts);
+	fr_sys_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -82,6 +86,7 @@ const char *bench_kind_label(enum bench_kind k)
 		[BK_LFENCE] = "lfence+rdtsc",
 		[BK_RDTSCP] = "rdtscp",
 		[BK_VDSO_RAW] = "vDSO __vdso_clock_gettime(RAW)",
+		[BK_VDSO_MONO] = "vDSO __vdso_clock_gettime(MONOTONIC)",
 		[BK_LIBC_RAW] = "libc clock_gettime(RAW)",
 		[BK_SYSCALL_RAW] = "syscall clock_gettime(RAW)",
 		[BK_PRELOAD_RAW] = "preload clock_gettime(RAW)",
@@ -189,6 +194,8 @@ static uint64_t run_loop(enum bench_kind k, long n)
 		return bench_have_rdtscp() ? loop_rdtscp(n) : 0;
 	case BK_VDSO_RAW:
 		return bench_vdso_clock_gettime ? loop_fn(bench_vdso_clock_gettime, CLOCK_MONOTONIC_RAW, n) : 0;
+	case BK_VDSO_MONO:
+		return bench_vdso_clock_gettime ? loop_fn(bench_vdso_clock_gettime, CLOCK_MONOTONIC, n) : 0;
 	case BK_LIBC_RAW:
 		return loop_fn(bench_libc_clock_gettime, CLOCK_MONOTONIC_RAW, n);
 	case BK_SYSCALL_RAW:
@@ -209,22 +216,46 @@ static uint64_t run_loop(enum bench_kind k, long n)
 	return 0;
 }
 
+void bench_warm(const enum bench_kind *kinds, const long *iters, int n)
+{
+	for (int i = 0; i < n; i++)
+		bench_sink += run_loop(kinds[i], iters[i] / 20 + 1);
+}
+
+void bench_round(const enum bench_kind *kinds, const long *iters, int n, double *ns)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t t0 = now_ns();
+
+		bench_sink += run_loop(kinds[i], iters[i]);
+		ns[i] = (double)(now_ns() - t0) / (double)iters[i];
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void bench_best(const enum bench_kind *kinds, const long *iters, int n, int rounds, double *best)
 {
-	/* A short untimed pass first: lazy binding, the interposer's start-up and cold caches. */
-	for (int i = 0; i < n; i++) {
-		bench_sink += run_loop(kinds[i], iters[i] / 20 + 1);
-		best[i] = -1;
-	}
-	for (int r = 0; r < rounds; r++) {
-		for (int i = 0; i < n; i++) {
-			int64_t t0 = now_ns();
-			double ns;
+	double ns[BK_COUNT];
 
-			bench_sink += run_loop(kinds[i], iters[i]);
-			ns = (double)(now_ns() - t0) / (double)iters[i];
-			if (best[i] < 0 || ns < best[i])
-				best[i] = ns;
-		}
+	bench_warm(kinds, iters, n);
+	for (int i = 0; i < n; i++)
+		best[i] = -1;
+	for (int r = 0; r < rounds; r++) {
+		bench_round(kinds, iters, n, ns);
+		for (int i = 0; i < n; i++)
+			if (best[i] < 0 || ns[i] < best[i])
+				best[i] = ns[i];
 	}
 }

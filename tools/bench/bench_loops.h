@@ -14,6 +14,7 @@ enum bench_kind {
 	BK_LFENCE,       /* bare lfence;rdtsc */
 	BK_RDTSCP,       /* bare rdtscp: only where the CPU has it */
 	BK_VDSO_RAW,     /* the kernel's __vdso_clock_gettime, called directly */
+	BK_VDSO_MONO,    /* the same for CLOCK_MONOTONIC: the pass-through's floor */
 	BK_LIBC_RAW,     /* libc's own clock_gettime, found in libc's own symbol table so a preload cannot hide it */
 	BK_SYSCALL_RAW,  /* the syscall instruction */
 	BK_PRELOAD_RAW,  /* clock_gettime through the ordinary symbol: the interposer under LD_PRELOAD */
@@ -41,10 +42,19 @@ int bench_have_rdtscp(void);
 /* A short label for a kind, as printed in tables. */
 const char *bench_kind_label(enum bench_kind k);
 
+/* Runs every kinds[i] once, untimed, for a twentieth of iters[i]: lazy binding, start-up, cold caches. */
+void bench_warm(const enum bench_kind *kinds, const long *iters, int n);
+
+/* One timed round: ns[i] receives the nanoseconds per call of iters[i] calls of kinds[i], in turn. */
+void bench_round(const enum bench_kind *kinds, const long *iters, int n, double *ns);
+
+/* The median of v[0..n-1] (n > 0); v is sorted in place. */
+double bench_median(double *v, int n);
+
 /*
  * Runs rounds rounds; each round times every kinds[i] for iters[i] calls, in turn, so that
  * kinds compared with each other see the same machine state. best[i] receives the lowest
- * nanoseconds per call of any round.
+ * nanoseconds per call of any round. n is at most BK_COUNT.
  */
 void bench_best(const enum bench_kind *kinds, const long *iters, int n, int rounds, double *best);
 
