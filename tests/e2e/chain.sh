@@ -60,7 +60,7 @@ common() {
 
 # The library's debug line: active, unless this machine's clocksource has no vDSO reader.
 expect_ours() {
-	grep -q "^fastraw: kernel=.* active$" "$T/err" ||
+	grep -q "^fastraw\[[0-9]*\] [^:]*: kernel=.* active$" "$T/err" ||
 		{ [ "${FR_E2E_EXPECT:-}" = passthrough ] && grep -q "passthrough: " "$T/err"; } ||
 		fail "no FASTRAW_DEBUG line saying active"
 }

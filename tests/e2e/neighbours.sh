@@ -45,7 +45,7 @@ if [ "$asan" != - ]; then
 	run "ASan runtime first in LD_PRELOAD, through the launcher" \
 		env LD_PRELOAD="$asan_rt" FASTRAW_DEBUG=1 FASTRAW_STATS=1 "$launcher" --lib "$lib" -- "$asan"
 	grep -q "^violations=0$" "$T/out" || fail "RAW outside the kernel's bracket"
-	grep -q "^fastraw: kernel=.* \(active\|passthrough: .*\)$" "$T/err" || fail "no FASTRAW_DEBUG line"
+	grep -q "^fastraw\[[0-9]*\] [^:]*: kernel=.* \(active\|passthrough: .*\)$" "$T/err" || fail "no FASTRAW_DEBUG line"
 	if [ "${FR_E2E_EXPECT:-}" != passthrough ]; then
 		grep -q " active$" "$T/err" || fail "the fast path is not active beside ASan"
 		grep -Eq "MONOTONIC_RAW[^,]*fast=[1-9]" "$T/err" || fail "no RAW call served by libfastraw"

@@ -61,7 +61,7 @@ static int fastraw_loads(const char *program, const char *lib)
 	close(fd[0]);
 	free(env);
 	buf[len > 0 ? len : 0] = '\0';
-	return st == 0 && strstr(buf, "fastraw: ") != NULL;
+	return st == 0 && strstr(buf, "fastraw[") != NULL && strstr(buf, " kernel=") != NULL;
 }
 
 int bench_startup_init(struct bench_startup *s, const char *lib, const char *empty, int cap)
