@@ -38,9 +38,16 @@ int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	if (__builtin_expect(ts == NULL, 0))
 		return null_path(clk);
+	fr_clock_fn pass;
+	int ret;
+
 	if (clk == CLOCK_MONOTONIC_RAW)
 		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
-	return __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE)(clk, ts);
+	pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
+	if (pass)
+		return pass(clk, ts);
+	ret = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	return __builtin_expect(ret == 0, 1) ? 0 : fr_finish(ret);
 }
 
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));

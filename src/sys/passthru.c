@@ -70,29 +70,43 @@ int fr_passthrough(clockid_t clk, struct timespec *ts)
 	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
 }
 
-/* libc's convention on top of the vDSO's: the last resort when not even libc's own can be found. */
+/*
+ * libc's convention on top of the vDSO's: where the chain's next clock_gettime is libc's own,
+ * the pass-through goes straight to the vDSO instead. libc's would do just this (call the vDSO,
+ * or the system call where there is none, and turn -errno into -1 and errno), one call and one
+ * jump further away; skipping it is what keeps the pass-through at the vDSO's own cost.
+ */
+static __attribute__((noinline, cold)) int vdso_failed(int ret)
+{
+	errno = -ret;
+	return -1;
+}
+
 static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
 {
-	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+	int ret = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+
+	/* The error path out of line, so that the common one needs no saved register. */
+	return __builtin_expect(ret == 0, 1) ? 0 : vdso_failed(ret);
 }
 
 static void *pass_cache;
 
-fr_clock_fn fr_pass_target(void)
-{
-	fr_clock_fn f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
-
-	return f ? f : vdso_libc_convention;
-}
-
 fr_clock_fn fr_pass_interposer(void)
 {
-	fr_clock_fn f = fr_pass_target();
+	fr_clock_fn f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
 	int saved = errno;
 	void *libc = fr_libc_sym("clock_gettime", "GLIBC_2.17");
 
 	errno = saved;
-	return f == vdso_libc_convention || (void *)f == libc ? NULL : f;
+	return f && (void *)f != libc ? f : NULL;
+}
+
+fr_clock_fn fr_pass_target(void)
+{
+	fr_clock_fn f = fr_pass_interposer();
+
+	return f ? f : vdso_libc_convention;
 }
 
 static int pass_init(clockid_t clk, struct timespec *ts)
@@ -100,21 +114,24 @@ static int pass_init(clockid_t clk, struct timespec *ts)
 	fr_clock_fn f = fr_pass_target(), expected = pass_init;
 
 	/* Fails harmlessly when initialisation already put the counting wrapper there. */
-	__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&fr_pass, &expected, f == vdso_libc_convention ? NULL : f, 0,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f(clk, ts);
 }
 
 fr_clock_fn fr_pass = pass_init;
 
+/* The counting wrapper's target, set before the wrapper is published. */
+static fr_clock_fn counted;
+
 static int pass_counting(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	return ((fr_clock_fn)__atomic_load_n(&pass_cache, __ATOMIC_RELAXED))(clk, ts);
+	return __atomic_load_n(&counted, __ATOMIC_RELAXED)(clk, ts);
 }
 
 void fr_pass_count(void)
 {
-	/* pass_cache is set before the wrapper that reads it is published; without a target, none. */
-	if (fr_next_cached(&pass_cache, "clock_gettime"))
-		__atomic_store_n(&fr_pass, pass_counting, __ATOMIC_RELEASE);
+	__atomic_store_n(&counted, fr_pass_target(), __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_pass, pass_counting, __ATOMIC_RELEASE);
 }
