@@ -14,8 +14,15 @@
 
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
-/* Static and page-aligned, like the image it copies; no allocation anywhere. */
-static unsigned char image[FR_SHADOW_MAX] __attribute__((aligned(4096)));
+/*
+ * Static and page-aligned, like the image it copies; no allocation anywhere. Aligned at run time,
+ * from a page more than it needs, and kept in .lbss (zeroed like .bss, placed after it): a
+ * page-aligned or large object inside .bss would push the state that start-up writes onto pages
+ * of its own, a page fault more in every process, whether it ever asks for the image or not.
+ */
+static unsigned char image_space[FR_SHADOW_MAX + 4096]
+	__attribute__((aligned(64), section(".lbss.fr_shadow")));
+#define image ((unsigned char *)(((uintptr_t)image_space + 4095) & ~(uintptr_t)4095))
 static int state = SHADOW_IDLE;
 
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
@@ -58,7 +65,7 @@ static int build(void)
 	uintptr_t lo, hi;
 	size_t size, n;
 
-	if (fr_vdso_range(&lo, &hi) != 0 || hi - lo > sizeof(image))
+	if (fr_vdso_range(&lo, &hi) != 0 || hi - lo > FR_SHADOW_MAX)
 		return -1;
 	size = hi - lo;
 	if (fr_vdso_open((const void *)lo, &real) != 0)

@@ -29,8 +29,16 @@ struct slot {
  */
 #define SLOTS 512
 #define SHARED (SLOTS - 1)
-static struct slot slots[SLOTS] __attribute__((aligned(4096)));
-_Static_assert(sizeof(slots) % 4096 == 0, "the slots fill whole pages");
+_Static_assert(SLOTS * sizeof(struct slot) % 4096 == 0, "the slots fill whole pages");
+/*
+ * Aligned to a page at run time, from a page more than they need, and kept in .lbss (zeroed like
+ * .bss, placed after it): a page-aligned or large object inside .bss would push the state that
+ * start-up writes onto pages of its own, one page fault more in every process, counted or not.
+ */
+static unsigned char slot_space[(SLOTS + 4096 / sizeof(struct slot)) * sizeof(struct slot)]
+	__attribute__((aligned(128), section(".lbss.fr_stats")));
+#define slots ((struct slot *)(((uintptr_t)slot_space + 4095) & ~(uintptr_t)4095))
+#define SLOTS_SIZE (SLOTS * sizeof(struct slot))
 
 /* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
 static unsigned claimed;
@@ -129,7 +137,7 @@ static int raw_counting(struct timespec *ts)
 /* Where the kernel cannot wipe the slots in a fork child (before 4.14), the child does. */
 static void forget_parent_counts(void)
 {
-	__builtin_memset(slots, 0, sizeof(slots));
+	__builtin_memset(slots, 0, SLOTS_SIZE);
 }
 
 fr_raw_fn fr_stats_start(fr_raw_fn target)
@@ -144,7 +152,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 			err_ino = st.st_ino;
 			err_open = 1;
 		}
-		if (madvise(slots, sizeof(slots), MADV_WIPEONFORK) != 0)
+		if (madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
 			pthread_atfork(NULL, NULL, forget_parent_counts);
 	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
