@@ -30,17 +30,20 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  * let the compiler drop the NULL check. The exported names are aliases of it; the hidden name
  * is what dlsym's interposer hands out, whoever else exports clock_gettime.
  *
- * Both ways out are tail jumps through a pointer in libc's convention: RAW to the fast path
- * (which passes through itself when it must), every other clock to the next clock_gettime in
- * the chain (sys/passthru.h). No frame, no call: the pass-through costs a compare or two.
+ * RAW leaves by a tail jump to the fast path (which passes through itself when it must). Every
+ * other clock goes to the next clock_gettime in the chain (sys/passthru.h): by a tail jump
+ * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
+ * before first use); when it is libc's own, fr_pass is NULL and the vDSO is called from here,
+ * the instructions libc's own would run, so that the pass-through costs only the dispatch.
+ * Cache-line aligned, so that the dispatch never straddles two lines.
  */
-int fr_clock_gettime(clockid_t clk, struct timespec *ts)
+__attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	if (__builtin_expect(ts == NULL, 0))
-		return null_path(clk);
 	fr_clock_fn pass;
 	int ret;
 
+	if (__builtin_expect(ts == NULL, 0))
+		return null_path(clk);
 	if (clk == CLOCK_MONOTONIC_RAW)
 		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
 	pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);

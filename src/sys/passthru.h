@@ -33,11 +33,12 @@ int fr_passthrough(clockid_t clk, struct timespec *ts);
 
 /*
  * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
- * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's; when
- * it is libc's own, the vDSO itself with libc's convention put on top (what libc's would do, one
- * call closer). Starts at a trampoline that resolves it without dlsym, locks or system
- * calls (so before the constructor and in signal handlers too), publishes it and jumps on. With
- * FASTRAW_STATS a counting wrapper stands in front of the target; otherwise it costs nothing.
+ * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
+ * when it is libc's own: the caller then calls fr_real (the vDSO) itself and puts libc's
+ * convention on top, what libc's own would do, one jump closer. Starts at a trampoline that
+ * resolves it without dlsym, locks or system calls (so before the constructor and in signal
+ * handlers too), publishes it and jumps on. With FASTRAW_STATS a counting wrapper stands in
+ * front of the target; otherwise it costs nothing.
  */
 extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
 
