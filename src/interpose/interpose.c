@@ -26,6 +26,17 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 }
 
 /*
+ * The clocks the vDSO answers itself and for which its answer is 0: REALTIME, MONOTONIC, their
+ * COARSE variants, BOOTTIME and TAI are always valid ids, so the only failure left is a bad
+ * pointer, and the vDSO writes through it itself (a fault there is a fault under libc's own as
+ * well). For these the vDSO's convention is libc's, and the call is a tail jump into the vDSO.
+ * The one difference: while the clocksource is one the vDSO cannot read (it then makes the
+ * system call), a bad pointer gets -EFAULT returned instead of -1 and errno (README, Guarantees).
+ */
+#define FR_ALWAYS_ZERO ((1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_REALTIME_COARSE) | \
+			(1u << CLOCK_MONOTONIC_COARSE) | (1u << CLOCK_BOOTTIME) | (1u << CLOCK_TAI))
+
+/*
  * The body has its own name: <time.h> declares clock_gettime's timespec nonnull, which would
  * let the compiler drop the NULL check. The exported names are aliases of it; the hidden name
  * is what dlsym's interposer hands out, whoever else exports clock_gettime.
@@ -33,13 +44,15 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  * RAW leaves by a tail jump to the fast path (which passes through itself when it must). Every
  * other clock goes to the next clock_gettime in the chain (sys/passthru.h): by a tail jump
  * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
- * before first use); when it is libc's own, fr_pass is NULL and the vDSO is called from here,
- * the instructions libc's own would run, so that the pass-through costs only the dispatch.
+ * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here,
+ * by a tail jump for the clocks above, else by the call and the errno fix-up libc's own would
+ * make, so that the pass-through costs only the dispatch.
  * Cache-line aligned, so that the dispatch never straddles two lines.
  */
 __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	fr_clock_fn pass;
+	fr_real_fn real;
 	int ret;
 
 	if (__builtin_expect(ts == NULL, 0))
@@ -49,7 +62,10 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 	pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
 	if (pass)
 		return pass(clk, ts);
-	ret = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+	if ((unsigned)clk < 32 && (FR_ALWAYS_ZERO >> clk) & 1)
+		return real(clk, ts);
+	ret = real(clk, ts);
 	return __builtin_expect(ret == 0, 1) ? 0 : fr_finish(ret);
 }
 

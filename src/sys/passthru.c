@@ -114,8 +114,13 @@ static int pass_init(clockid_t clk, struct timespec *ts)
 	fr_clock_fn f = fr_pass_target(), expected = pass_init;
 
 	/* Fails harmlessly when initialisation already put the counting wrapper there. */
-	__atomic_compare_exchange_n(&fr_pass, &expected, f == vdso_libc_convention ? NULL : f, 0,
-				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	/*
+	 * NULL: the caller calls the vDSO itself. Not where there is no vDSO (valgrind): there the
+	 * system call would hand its -EFAULT for a bad pointer straight back, where libc's gives -1.
+	 */
+	fr_clock_fn publish = f == vdso_libc_convention && fr_real_get() != fr_sys_clock_gettime ? NULL : f;
+
+	__atomic_compare_exchange_n(&fr_pass, &expected, publish, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f(clk, ts);
 }
 
