@@ -26,17 +26,6 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 }
 
 /*
- * The clocks the vDSO answers itself and for which its answer is 0: REALTIME, MONOTONIC, their
- * COARSE variants, BOOTTIME and TAI are always valid ids, so the only failure left is a bad
- * pointer, and the vDSO writes through it itself (a fault there is a fault under libc's own as
- * well). For these the vDSO's convention is libc's, and the call is a tail jump into the vDSO.
- * The one difference: while the clocksource is one the vDSO cannot read (it then makes the
- * system call), a bad pointer gets -EFAULT returned instead of -1 and errno (README, Guarantees).
- */
-#define FR_ALWAYS_ZERO ((1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_REALTIME_COARSE) | \
-			(1u << CLOCK_MONOTONIC_COARSE) | (1u << CLOCK_BOOTTIME) | (1u << CLOCK_TAI))
-
-/*
  * The body has its own name: <time.h> declares clock_gettime's timespec nonnull, which would
  * let the compiler drop the NULL check. The exported names are aliases of it; the hidden name
  * is what dlsym's interposer hands out, whoever else exports clock_gettime.
@@ -45,7 +34,7 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  * other clock goes to the next clock_gettime in the chain (sys/passthru.h): by a tail jump
  * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
  * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here,
- * by a tail jump for the clocks above, else by the call and the errno fix-up libc's own would
+ * by a tail jump for the clocks of fr_vdso_answers_zero, else by the call and the errno fix-up libc's own would
  * make, so that the pass-through costs only the dispatch.
  * Cache-line aligned, so that the dispatch never straddles two lines.
  */
@@ -63,7 +52,7 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 	if (pass)
 		return pass(clk, ts);
 	real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
-	if ((unsigned)clk < 32 && (FR_ALWAYS_ZERO >> clk) & 1)
+	if (fr_vdso_answers_zero(clk))
 		return real(clk, ts);
 	ret = real(clk, ts);
 	return __builtin_expect(ret == 0, 1) ? 0 : fr_finish(ret);

@@ -51,6 +51,22 @@ fr_clock_fn fr_pass_interposer(void);
 /* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
 void fr_pass_count(void);
 
+/*
+ * The clocks the vDSO answers itself and for which its answer is 0: REALTIME, MONOTONIC, their
+ * COARSE variants, BOOTTIME and TAI are always valid ids, so the only failure left is a bad
+ * pointer, and the vDSO writes through it itself (a fault there is a fault under libc's own as
+ * well). For these the vDSO's convention is libc's, and the call is a tail jump into the vDSO.
+ * The one difference: while the clocksource is one the vDSO cannot read (it then makes the
+ * system call), a bad pointer gets -EFAULT returned instead of -1 and errno (README, Guarantees).
+ */
+#define FR_ALWAYS_ZERO ((1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_REALTIME_COARSE) | \
+			(1u << CLOCK_MONOTONIC_COARSE) | (1u << CLOCK_BOOTTIME) | (1u << CLOCK_TAI))
+
+static inline int fr_vdso_answers_zero(clockid_t clk)
+{
+	return (unsigned)clk < 32 && (FR_ALWAYS_ZERO >> clk) & 1;
+}
+
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
 

@@ -12,15 +12,9 @@
 #define MADV_WIPEONFORK 18 /* Linux 4.14 */
 #endif
 
-/* Counts 0..11 for the named clock ids, the last for every other id (CPU clocks, invalid ids). */
-#define CLOCKS 13
+#define CLOCKS FR_STATS_CLOCKS
 #define OTHER (CLOCKS - 1)
-
-/* One thread's counts. Only that thread writes them; a cache line (two) of its own. */
-struct slot {
-	uint64_t raw;          /* RAW calls made through the counting wrapper */
-	uint64_t pass[CLOCKS]; /* calls the real vDSO or the kernel answered, per clock id */
-} __attribute__((aligned(128)));
+#define slot fr_stats_slot
 
 /*
  * Whole pages, so that a fork child can have them zeroed by the kernel (MADV_WIPEONFORK). The
@@ -43,11 +37,8 @@ static unsigned char slot_space[(SLOTS + 4096 / sizeof(struct slot)) * sizeof(st
 /* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
 static unsigned claimed;
 
-/*
- * This thread's slot, NULL until its first counted call. Initial-exec: one %fs-relative load.
- * The pointer lives in TLS, the counts do not: they outlive the thread.
- */
-static __thread struct slot *mine __attribute__((tls_model("initial-exec")));
+__thread struct fr_stats_slot *fr_stats_mine;
+#define mine fr_stats_mine
 
 int fr_stats_on;
 static fr_raw_fn raw_target;
@@ -57,19 +48,8 @@ static int err_open;
 static dev_t err_dev;
 static ino_t err_ino;
 
-/*
- * One instruction: a signal handler that counts on this thread runs before or after it, never
- * between a load and a store, so no count is lost. The slot has no other writer, so no lock.
- */
-static inline void bump(uint64_t *p)
-{
-	__asm__ volatile("addq $1, %0" : "+m"(*p));
-}
-
-static int clock_index(clockid_t clk)
-{
-	return clk >= 0 && clk < OTHER ? (int)clk : OTHER;
-}
+#define bump fr_stats_bump
+#define clock_index fr_stats_clock_index
 
 /*
  * The first counted call of a thread takes the next slot, without a lock. A signal handler that

@@ -25,6 +25,50 @@ extern int fr_stats_on;
 /* Counts one call that went to the real vDSO (or the kernel). */
 void fr_stats_pass(clockid_t clk);
 
+/* Counts 0..11 for the named clock ids, the last for every other id (CPU clocks, invalid ids). */
+#define FR_STATS_CLOCKS 13
+
+/* One thread's counts. Only that thread writes them; a cache line (two) of its own. */
+struct fr_stats_slot {
+	uint64_t raw;                   /* RAW calls made through the counting wrapper */
+	uint64_t pass[FR_STATS_CLOCKS]; /* calls the real vDSO or the kernel answered, per clock id */
+} __attribute__((aligned(128)));
+
+/*
+ * This thread's slot, NULL until its first counted call. Initial-exec: one %fs-relative load.
+ * The pointer lives in TLS, the counts do not: they outlive the thread.
+ */
+extern __thread struct fr_stats_slot *fr_stats_mine
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/*
+ * One instruction: a signal handler that counts on this thread runs before or after it, never
+ * between a load and a store, so no count is lost. The slot has no other writer, so no lock.
+ */
+static inline void fr_stats_bump(uint64_t *p)
+{
+	__asm__ volatile("addq $1, %0" : "+m"(*p));
+}
+
+static inline int fr_stats_clock_index(clockid_t clk)
+{
+	return clk >= 0 && clk < FR_STATS_CLOCKS - 1 ? (int)clk : FR_STATS_CLOCKS - 1;
+}
+
+/*
+ * fr_stats_pass inlined, for a caller that runs only while counting is on (the pass-through's
+ * counting wrapper): this thread's slot when it has one, else the out-of-line first call.
+ */
+static inline void fr_stats_pass_on(clockid_t clk)
+{
+	struct fr_stats_slot *s = fr_stats_mine;
+
+	if (__builtin_expect(s != NULL, 1))
+		fr_stats_bump(&s->pass[fr_stats_clock_index(clk)]);
+	else
+		fr_stats_pass(clk);
+}
+
 /*
  * Starts counting: RAW calls go through a counting wrapper of target. The first start also
  * notes which file fd 2 is (the exit line goes only there) and arranges for fork children to
