@@ -33,16 +33,13 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  * RAW leaves by a tail jump to the fast path (which passes through itself when it must). Every
  * other clock goes to the next clock_gettime in the chain (sys/passthru.h): by a tail jump
  * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
- * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here,
- * by a tail jump for the clocks of fr_vdso_answers_zero, else by the call and the errno fix-up libc's own would
- * make, so that the pass-through costs only the dispatch.
- * Cache-line aligned, so that the dispatch never straddles two lines.
+ * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here
+ * (fr_vdso_libc), so that the pass-through costs only the dispatch. Cache-line aligned, so that
+ * the dispatch never straddles two lines.
  */
 __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	fr_clock_fn pass;
-	fr_real_fn real;
-	int ret;
 
 	if (__builtin_expect(ts == NULL, 0))
 		return null_path(clk);
@@ -51,11 +48,7 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 	pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
 	if (pass)
 		return pass(clk, ts);
-	real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
-	if (fr_vdso_answers_zero(clk))
-		return real(clk, ts);
-	ret = real(clk, ts);
-	return __builtin_expect(ret == 0, 1) ? 0 : fr_finish(ret);
+	return fr_vdso_libc(clk, ts);
 }
 
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));

@@ -20,10 +20,8 @@ int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 	return (int)ret;
 }
 
-int fr_finish(int ret)
+int fr_fail(int ret)
 {
-	if (__builtin_expect(ret == 0, 1))
-		return 0;
 	errno = -ret;
 	return -1;
 }
@@ -70,24 +68,19 @@ int fr_passthrough(clockid_t clk, struct timespec *ts)
 	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
 }
 
-/*
- * libc's convention on top of the vDSO's: where the chain's next clock_gettime is libc's own,
- * the pass-through goes straight to the vDSO instead. libc's would do just this (call the vDSO,
- * or the system call where there is none, and turn -errno into -1 and errno), one call and one
- * jump further away; skipping it is what keeps the pass-through at the vDSO's own cost.
- */
-static __attribute__((noinline, cold)) int vdso_failed(int ret)
-{
-	errno = -ret;
-	return -1;
-}
-
+/* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_pass). */
 static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
 {
-	int ret = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	return fr_vdso_libc(clk, ts);
+}
 
-	/* The error path out of line, so that the common one needs no saved register. */
-	return __builtin_expect(ret == 0, 1) ? 0 : vdso_failed(ret);
+/*
+ * Where the process has no vDSO (valgrind): the system call, whose -EFAULT for a bad pointer
+ * libc's own turns into -1 and errno for every clock, so no tail jump.
+ */
+static int sys_libc_convention(clockid_t clk, struct timespec *ts)
+{
+	return fr_finish(fr_sys_clock_gettime(clk, ts));
 }
 
 static void *pass_cache;
@@ -106,7 +99,9 @@ fr_clock_fn fr_pass_target(void)
 {
 	fr_clock_fn f = fr_pass_interposer();
 
-	return f ? f : vdso_libc_convention;
+	if (f)
+		return f;
+	return fr_real_get() == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 
 static int pass_init(clockid_t clk, struct timespec *ts)
@@ -114,13 +109,8 @@ static int pass_init(clockid_t clk, struct timespec *ts)
 	fr_clock_fn f = fr_pass_target(), expected = pass_init;
 
 	/* Fails harmlessly when initialisation already put the counting wrapper there. */
-	/*
-	 * NULL: the caller calls the vDSO itself. Not where there is no vDSO (valgrind): there the
-	 * system call would hand its -EFAULT for a bad pointer straight back, where libc's gives -1.
-	 */
-	fr_clock_fn publish = f == vdso_libc_convention && fr_real_get() != fr_sys_clock_gettime ? NULL : f;
-
-	__atomic_compare_exchange_n(&fr_pass, &expected, publish, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&fr_pass, &expected, f == vdso_libc_convention ? NULL : f, 0,
+				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f(clk, ts);
 }
 
@@ -131,13 +121,8 @@ static fr_clock_fn counted;
 
 static int pass_counting(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn f = __atomic_load_n(&counted, __ATOMIC_RELAXED);
-
 	fr_stats_pass_on(clk);
-	/* As the exported clock_gettime does without counting: into the vDSO by a tail jump. */
-	if (f == vdso_libc_convention && fr_vdso_answers_zero(clk))
-		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
-	return f(clk, ts);
+	return __atomic_load_n(&counted, __ATOMIC_RELAXED)(clk, ts);
 }
 
 void fr_pass_count(void)

@@ -25,31 +25,20 @@ extern fr_real_fn fr_real __attribute__((visibility("hidden")));
 /* The pass-through target, resolving and publishing it first if no one has yet. */
 fr_real_fn fr_real_get(void);
 
-/* A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. */
-int fr_finish(int ret);
+/* The error half of fr_finish, out of line: errno = -ret, and -1. */
+int fr_fail(int ret) __attribute__((cold));
+
+/*
+ * A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. Inline with the
+ * error path out of line, so that a caller's common path needs no saved register.
+ */
+static inline int fr_finish(int ret)
+{
+	return __builtin_expect(ret == 0, 1) ? 0 : fr_fail(ret);
+}
 
 /* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
 int fr_passthrough(clockid_t clk, struct timespec *ts);
-
-/*
- * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
- * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
- * when it is libc's own: the caller then calls fr_real (the vDSO) itself and puts libc's
- * convention on top, what libc's own would do, one jump closer. Starts at a trampoline that
- * resolves it without dlsym, locks or system calls (so before the constructor and in signal
- * handlers too), publishes it and jumps on. With FASTRAW_STATS a counting wrapper stands in
- * front of the target; otherwise it costs nothing.
- */
-extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
-
-/* The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it if need be. */
-fr_clock_fn fr_pass_target(void);
-
-/* The chain's next clock_gettime when it is another interposer's, NULL when it is libc's own (or none). */
-fr_clock_fn fr_pass_interposer(void);
-
-/* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
-void fr_pass_count(void);
 
 /*
  * The clocks the vDSO answers itself and for which its answer is 0: REALTIME, MONOTONIC, their
@@ -66,6 +55,41 @@ static inline int fr_vdso_answers_zero(clockid_t clk)
 {
 	return (unsigned)clk < 32 && (FR_ALWAYS_ZERO >> clk) & 1;
 }
+
+/*
+ * The vDSO with libc's convention put on top: what libc's own clock_gettime does, one call and
+ * one jump closer. For the clocks of fr_vdso_answers_zero the conventions agree, and the call
+ * is a tail jump into the vDSO.
+ */
+static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
+{
+	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+
+	if (fr_vdso_answers_zero(clk))
+		return real(clk, ts);
+	return fr_finish(real(clk, ts));
+}
+
+/*
+ * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
+ * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
+ * when it is libc's own and the process has a vDSO: the caller then goes to the vDSO itself
+ * (fr_vdso_libc), which saves libc's wrapper and this jump. Starts at a trampoline that
+ * resolves it without dlsym, locks or system calls (so before the constructor and in signal
+ * handlers too), publishes it and jumps on. With FASTRAW_STATS a counting wrapper stands in
+ * front of the target; otherwise it costs nothing.
+ */
+extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
+
+/* The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it if need be. */
+fr_clock_fn fr_pass_target(void);
+
+/* The chain's next clock_gettime when it is another interposer's, NULL when it is libc's own (or none). */
+fr_clock_fn fr_pass_interposer(void);
+
+/* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
+void fr_pass_count(void);
+
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
