@@ -10,19 +10,14 @@
 #include "sys/dynsym.h"
 #include "sys/elfsym.h"
 #include "sys/env.h"
+#include "sys/pages.h"
 #include "sys/vdso_elf.h"
 
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
-/*
- * Static and page-aligned, like the image it copies; no allocation anywhere. Aligned at run time,
- * from a page more than it needs, and kept in .lbss (zeroed like .bss, placed after it): a
- * page-aligned or large object inside .bss would push the state that start-up writes onto pages
- * of its own, a page fault more in every process, whether it ever asks for the image or not.
- */
-static unsigned char image_space[FR_SHADOW_MAX + 4096]
-	__attribute__((aligned(64), section(".lbss.fr_shadow")));
-#define image ((unsigned char *)(((uintptr_t)image_space + 4095) & ~(uintptr_t)4095))
+/* Static and page-aligned, like the image it copies; no allocation anywhere. */
+FR_PAGE_BUFFER(image_space, FR_SHADOW_MAX);
+#define image ((unsigned char *)fr_page_up(image_space))
 static int state = SHADOW_IDLE;
 
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)

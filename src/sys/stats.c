@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "sys/clocknames.h"
+#include "sys/pages.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18 /* Linux 4.14 */
@@ -14,7 +15,6 @@
 
 #define CLOCKS FR_STATS_CLOCKS
 #define OTHER (CLOCKS - 1)
-#define slot fr_stats_slot
 
 /*
  * Whole pages, so that a fork child can have them zeroed by the kernel (MADV_WIPEONFORK). The
@@ -23,22 +23,15 @@
  */
 #define SLOTS 512
 #define SHARED (SLOTS - 1)
-_Static_assert(SLOTS * sizeof(struct slot) % 4096 == 0, "the slots fill whole pages");
-/*
- * Aligned to a page at run time, from a page more than they need, and kept in .lbss (zeroed like
- * .bss, placed after it): a page-aligned or large object inside .bss would push the state that
- * start-up writes onto pages of its own, one page fault more in every process, counted or not.
- */
-static unsigned char slot_space[(SLOTS + 4096 / sizeof(struct slot)) * sizeof(struct slot)]
-	__attribute__((aligned(128), section(".lbss.fr_stats")));
-#define slots ((struct slot *)(((uintptr_t)slot_space + 4095) & ~(uintptr_t)4095))
-#define SLOTS_SIZE (SLOTS * sizeof(struct slot))
+#define SLOTS_SIZE (SLOTS * sizeof(struct fr_stats_slot))
+_Static_assert(SLOTS_SIZE % 4096 == 0, "the slots fill whole pages");
+FR_PAGE_BUFFER(slot_space, SLOTS_SIZE);
+#define slots ((struct fr_stats_slot *)fr_page_up(slot_space))
 
 /* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
 static unsigned claimed;
 
 __thread struct fr_stats_slot *fr_stats_mine;
-#define mine fr_stats_mine
 
 int fr_stats_on;
 static fr_raw_fn raw_target;
@@ -48,14 +41,11 @@ static int err_open;
 static dev_t err_dev;
 static ino_t err_ino;
 
-#define bump fr_stats_bump
-#define clock_index fr_stats_clock_index
-
 /*
  * The first counted call of a thread takes the next slot, without a lock. A signal handler that
  * takes one between the two steps below leaves one slot unused, but no count is lost.
  */
-static struct slot *claim(void)
+static struct fr_stats_slot *claim(void)
 {
 	unsigned i = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
 
@@ -64,40 +54,33 @@ static struct slot *claim(void)
 	i = __atomic_fetch_add(&claimed, 1, __ATOMIC_RELAXED);
 	if (i >= SHARED)
 		return NULL;
-	mine = &slots[i];
-	return mine;
+	fr_stats_mine = &slots[i];
+	return fr_stats_mine;
 }
 
-static __attribute__((noinline)) void count_pass_first(int c)
+void fr_stats_pass_first(clockid_t clk)
 {
-	struct slot *s = claim();
+	struct fr_stats_slot *s = claim();
+	int c = fr_stats_clock_index(clk);
 
 	if (s)
-		bump(&s->pass[c]);
+		fr_stats_bump(&s->pass[c]);
 	else
 		__atomic_fetch_add(&slots[SHARED].pass[c], 1, __ATOMIC_RELAXED);
 }
 
 void fr_stats_pass(clockid_t clk)
 {
-	struct slot *s;
-
-	if (__builtin_expect(!fr_stats_on, 1))
-		return;
-	s = mine;
-	if (__builtin_expect(s == NULL, 0)) {
-		count_pass_first(clock_index(clk));
-		return;
-	}
-	bump(&s->pass[clock_index(clk)]);
+	if (__builtin_expect(fr_stats_on, 0))
+		fr_stats_pass_on(clk);
 }
 
 static __attribute__((noinline)) int raw_counting_first(struct timespec *ts)
 {
-	struct slot *s = claim();
+	struct fr_stats_slot *s = claim();
 
 	if (s)
-		bump(&s->raw);
+		fr_stats_bump(&s->raw);
 	else
 		__atomic_fetch_add(&slots[SHARED].raw, 1, __ATOMIC_RELAXED);
 	return raw_target(ts);
@@ -106,11 +89,11 @@ static __attribute__((noinline)) int raw_counting_first(struct timespec *ts)
 /* Every RAW call; those the fast path did not serve are counted again in fr_stats_pass. */
 static int raw_counting(struct timespec *ts)
 {
-	struct slot *s = mine;
+	struct fr_stats_slot *s = fr_stats_mine;
 
 	if (__builtin_expect(s == NULL, 0))
 		return raw_counting_first(ts);
-	bump(&s->raw);
+	fr_stats_bump(&s->raw);
 	return raw_target(ts);
 }
 
@@ -140,7 +123,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 }
 
 /* The counts of every slot handed out (of threads alive or gone) and of the shared one. */
-static void sum(struct slot *total)
+static void sum(struct fr_stats_slot *total)
 {
 	unsigned n = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
 
@@ -148,7 +131,7 @@ static void sum(struct slot *total)
 	if (n > SHARED)
 		n = SHARED;
 	for (unsigned i = 0; i <= n; i++) {
-		const struct slot *s = &slots[i == n ? SHARED : i];
+		const struct fr_stats_slot *s = &slots[i == n ? SHARED : i];
 
 		total->raw += __atomic_load_n(&s->raw, __ATOMIC_RELAXED);
 		for (int c = 0; c < CLOCKS; c++)
@@ -170,7 +153,7 @@ static void add_clock(struct fr_line *l, int c)
 
 void fr_stats_format(struct fr_line *l)
 {
-	struct slot t;
+	struct fr_stats_slot t;
 	uint64_t raw_pass;
 
 	sum(&t);

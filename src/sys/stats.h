@@ -55,6 +55,9 @@ static inline int fr_stats_clock_index(clockid_t clk)
 	return clk >= 0 && clk < FR_STATS_CLOCKS - 1 ? (int)clk : FR_STATS_CLOCKS - 1;
 }
 
+/* The first counted call of a thread: takes a slot (or counts in the shared one). Out of line. */
+void fr_stats_pass_first(clockid_t clk) __attribute__((noinline, cold));
+
 /*
  * fr_stats_pass inlined, for a caller that runs only while counting is on (the pass-through's
  * counting wrapper): this thread's slot when it has one, else the out-of-line first call.
@@ -66,7 +69,7 @@ static inline void fr_stats_pass_on(clockid_t clk)
 	if (__builtin_expect(s != NULL, 1))
 		fr_stats_bump(&s->pass[fr_stats_clock_index(clk)]);
 	else
-		fr_stats_pass(clk);
+		fr_stats_pass_first(clk);
 }
 
 /*

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Static page-aligned buffers that stay out of the way of the state start-up writes. */
+#ifndef FR_PAGES_H
+#define FR_PAGES_H
+
+#include <stdint.h>
+
+/*
+ * Defines a static zeroed buffer of size bytes plus one page, for fr_page_up to align at run
+ * time, kept in .lbss (zeroed like .bss, placed after it). A page-aligned or large object inside
+ * .bss would page-align or spread the library's whole .bss, and the state start-up writes would
+ * no longer share the .data page: a page fault more in every process, whether the buffer is
+ * ever used or not.
+ */
+#define FR_PAGE_BUFFER(name, size) \
+	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(".lbss." #name)))
+
+/* The first page boundary at or after p. */
+static inline void *fr_page_up(void *p)
+{
+	return (void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095);
+}
+
+#endif
