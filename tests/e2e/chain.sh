@@ -9,24 +9,10 @@
 set -eu
 lib=$1 chain=$2 probe=$3 launcher=$4
 shift_s=100000000
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE FASTRAW_SOURCE FASTRAW_SYSCALL
-
-fail() {
-	echo "FAIL ($what): $*"
-	echo "--- stdout"; cat "$T/out"
-	echo "--- stderr"; cat "$T/err"
-	exit 1
-}
-
-# run WHAT CMD...: runs CMD with FASTRAW_DEBUG=1, output in $T/out and $T/err.
-run() {
-	what=$1
-	shift
-	echo "== $what"
-	FASTRAW_DEBUG=1 "$@" >"$T/out" 2>"$T/err" || fail "exit status $?"
-}
+# shellcheck source=tests/e2e/script_common.sh
+. "$(dirname "$0")/script_common.sh"
+# Every run shows the library's decision.
+export FASTRAW_DEBUG=1
 
 value() {
 	v=$(sed -n "s/^$1=//p" "$T/out" | head -n 1)

@@ -5,24 +5,9 @@
 # Exit 77 (skipped) when neither faketime nor an ASan build is available.
 set -eu
 lib=$1 launcher=$2 asan=$3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE FASTRAW_SOURCE FASTRAW_SYSCALL
+# shellcheck source=tests/e2e/script_common.sh
+. "$(dirname "$0")/script_common.sh"
 ran=0
-
-fail() {
-	echo "FAIL ($what): $*"
-	echo "--- stdout"; cat "$T/out"
-	echo "--- stderr"; cat "$T/err"
-	exit 1
-}
-
-run() {
-	what=$1
-	shift
-	echo "== $what"
-	"$@" >"$T/out" 2>"$T/err" || fail "exit status $?"
-}
 
 if command -v faketime >/dev/null 2>&1; then
 	ran=1
