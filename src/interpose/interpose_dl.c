@@ -90,12 +90,6 @@ static int is_clock_name(const char *name)
 	return name && (is_libc_name(name) || fr_streq(name, "__vdso_clock_gettime"));
 }
 
-/* Whether p is libc's own clock_gettime, under either of its names. */
-static int is_libcs(const void *p)
-{
-	return p == fr_libc_sym("clock_gettime", "GLIBC_2.17") || p == fr_libc_sym("__clock_gettime", NULL);
-}
-
 /*
  * What a successful lookup of a clock name gives instead of p: the vDSO's function and libc's
  * own become ours; another interposer's stays theirs (ours chains to it anyway when it is later).
@@ -109,7 +103,7 @@ static void *replace(void *p)
 	/* The image's own extent, not /proc: a sanitizer runtime gets here before it can run instrumented code. */
 	if (lo && (uintptr_t)p >= lo && (uintptr_t)p < hi)
 		return (void *)fr_vdso_clock_gettime;
-	if (is_libcs(p))
+	if (fr_is_libc_clock_gettime(p))
 		return (void *)fr_clock_gettime;
 	return p;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Resolves libc's dlsym, dlvsym and getauxval by parsing libc's dynamic section, without calling dlsym. */
+/* Resolves libc's own symbols by parsing libc's dynamic section, without calling dlsym. */
 #define _GNU_SOURCE
 #include "sys/dynsym.h"
 
@@ -90,17 +90,16 @@ static void *resolve(void **cache, const char *name, const char *version)
 	return p;
 }
 
-static void *dlsym_cache, *dlvsym_cache, *getauxval_cache;
-
-fr_dlsym_fn fr_real_dlsym(void)
+int fr_is_libc_clock_gettime(const void *p)
 {
-	return (fr_dlsym_fn)resolve(&dlsym_cache, "dlsym", "GLIBC_2.34");
+	int saved = errno, is;
+
+	is = p == fr_libc_sym("clock_gettime", "GLIBC_2.17") || p == fr_libc_sym("__clock_gettime", NULL);
+	errno = saved;
+	return is;
 }
 
-fr_dlvsym_fn fr_real_dlvsym(void)
-{
-	return (fr_dlvsym_fn)resolve(&dlvsym_cache, "dlvsym", "GLIBC_2.34");
-}
+static void *getauxval_cache;
 
 fr_getauxval_fn fr_real_getauxval(void)
 {

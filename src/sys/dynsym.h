@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libc's own dlsym, dlvsym and getauxval, found in its dynamic symbol table so that our interposers of them are bypassed. */
+/* libc's own symbols (its getauxval, its clock_gettime), found in its dynamic symbol table so that our interposers of them are bypassed. */
 #ifndef FR_DYNSYM_H
 #define FR_DYNSYM_H
 
@@ -24,9 +24,10 @@ typedef void *(*fr_dlsym_fn)(void *handle, const char *name);
 typedef void *(*fr_dlvsym_fn)(void *handle, const char *name, const char *version);
 typedef unsigned long (*fr_getauxval_fn)(unsigned long type);
 
-/* libc's functions, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
-fr_dlsym_fn fr_real_dlsym(void);
-fr_dlvsym_fn fr_real_dlvsym(void);
+/* Whether p is libc's own clock_gettime, under either of its names (clock_gettime, __clock_gettime). Keeps errno. */
+int fr_is_libc_clock_gettime(const void *p);
+
+/* libc's getauxval, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
 fr_getauxval_fn fr_real_getauxval(void);
 
 /* libc's getauxval(type), or 0 when it cannot be found. Keeps errno. */

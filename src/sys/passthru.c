@@ -88,11 +88,8 @@ static void *pass_cache;
 fr_clock_fn fr_pass_interposer(void)
 {
 	fr_clock_fn f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
-	int saved = errno;
-	void *libc = fr_libc_sym("clock_gettime", "GLIBC_2.17");
 
-	errno = saved;
-	return f && (void *)f != libc ? f : NULL;
+	return f && !fr_is_libc_clock_gettime((const void *)f) ? f : NULL;
 }
 
 fr_clock_fn fr_pass_target(void)
