@@ -9,6 +9,7 @@
 #include "source/convert.h"
 #include "source/fastpath.h"
 #include "sys/counter.h"
+#include "sys/early.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -25,16 +26,18 @@ static int64_t now_pass(void)
 	return ns;
 }
 
-static int64_t now_init(void);
+/* NULL until the first call after relocation publishes the entry initialisation chose. */
+static fr_now_fn now_fn;
 
-/* Starts at an init trampoline that swaps itself out, as fr_raw does. */
-static fr_now_fn now_fn = now_init;
-
-static int64_t now_init(void)
+static __attribute__((noinline, cold)) int64_t now_init(void)
 {
 	const struct fr_status *st;
-	fr_now_fn f = NULL, expected = now_init;
+	fr_now_fn f = NULL, expected = NULL;
+	struct timespec ts;
 
+	if (!fr_relocated())
+		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0 ?
+			       (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec : -1;
 	fr_init();
 	st = fr_status_get();
 	/* Another thread is publishing: this call goes to the real vDSO. */
@@ -53,7 +56,9 @@ static int64_t now_init(void)
 
 FR_EXPORT int64_t fastraw_now_ns(void)
 {
-	return __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE)();
+	fr_now_fn f = __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE);
+
+	return __builtin_expect(f != NULL, 1) ? f() : now_init();
 }
 
 /* The counter mode once known; -1 before. Racing writers store the same value. */
@@ -63,6 +68,8 @@ static __attribute__((noinline)) uint64_t ticks_first(void)
 {
 	const struct fr_status *st;
 
+	if (!fr_relocated())
+		return fr_rdtsc_lfence();
 	fr_init();
 	st = fr_status_get();
 	/* lfence;rdtsc exists on every x86_64 CPU; it stands in while another thread publishes. */

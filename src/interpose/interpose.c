@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "runtime/runtime.h"
+#include "sys/early.h"
 #include "sys/stats.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
@@ -17,6 +18,9 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 {
 	fr_clock_fn next;
 
+	/* Before relocation: the kernel's answer, -1 (errno is out of reach then). */
+	if (!fr_relocated())
+		return fr_early_clock_gettime(clk, NULL);
 	if (clk == CLOCK_MONOTONIC_RAW)
 		return fr_finish(-EFAULT);
 	if ((next = fr_pass_interposer()))
@@ -44,7 +48,7 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 	if (__builtin_expect(ts == NULL, 0))
 		return null_path(clk);
 	if (clk == CLOCK_MONOTONIC_RAW)
-		return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
+		return fr_raw_call(ts);
 	pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
 	if (pass)
 		return pass(clk, ts);

@@ -8,6 +8,7 @@
 #include "interpose/shadow.h"
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
+#include "sys/early.h"
 #include "sys/elfsym.h"
 #include "sys/nextsym.h"
 
@@ -157,6 +158,11 @@ __attribute__((used)) void *fr_dlsym_route(void *handle, const char *name)
 {
 	fr_dlsym_fn next;
 
+	/* Before relocation: every lookup on to the next dlsym, with the caller's frame. */
+	if (!fr_relocated()) {
+		next = next_dlsym();
+		return next ? (void *)next : (void *)no_dlsym;
+	}
 	if (is_clock_name(name) && !clock_by_caller(handle))
 		return (void *)clock_dlsym;
 	next = next_dlsym();
@@ -167,6 +173,10 @@ __attribute__((used)) void *fr_dlvsym_route(void *handle, const char *name, cons
 {
 	fr_dlvsym_fn next;
 
+	if (!fr_relocated()) {
+		next = next_dlvsym();
+		return next ? (void *)next : (void *)no_dlvsym;
+	}
 	if (is_clock_name(name) && !clock_by_caller_v(handle, caller))
 		return (void *)clock_dlvsym;
 	next = next_dlvsym();
@@ -182,6 +192,9 @@ static unsigned long fr_getauxval(unsigned long type)
 	unsigned long v;
 	int saved;
 
+	/* Before relocation: the next one's answer as it is (errno is out of reach, no shadow). */
+	if (!fr_relocated())
+		return next ? next(type) : 0;
 	if (!next) {
 		errno = ENOENT;
 		return 0;

@@ -11,6 +11,7 @@
 #include "source/calsrc.h"
 #include "source/fastpath.h"
 #include "sys/dynsym.h"
+#include "sys/early.h"
 #include "sys/env.h"
 #include "sys/log.h"
 #include "sys/stats.h"
@@ -52,24 +53,26 @@ int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
 	if (!ts)
 		return -EFAULT;
 	saved = errno;
-	ret = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(ts);
+	ret = fr_raw_call(ts);
 	if (ret != 0)
 		ret = errno > 0 ? -errno : -EINVAL;
 	errno = saved;
 	return ret;
 }
 
-static int raw_init(struct timespec *ts)
+int fr_raw_first(struct timespec *ts)
 {
 	fr_raw_fn f;
 
+	if (!fr_relocated())
+		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 	fr_init();
 	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
 	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
-	return f == raw_init ? raw_pass(ts) : f(ts);
+	return f ? f(ts) : raw_pass(ts);
 }
 
-fr_raw_fn fr_raw = raw_init;
+fr_raw_fn fr_raw;
 
 /* Everything initialisation decides, computed on the caller's stack. */
 struct plan {
@@ -197,6 +200,9 @@ int fr_syscall_serves_raw(void)
 {
 	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
 
+	/* Before relocation the environment is out of reach: the kernel's own answer. */
+	if (__builtin_expect(m < 0, 0) && !fr_relocated())
+		return 0;
 	if (__builtin_expect(m < 0, 0)) {
 		struct fr_env env;
 
@@ -267,9 +273,13 @@ static void init_once(void)
 
 void fr_init(void)
 {
-	int saved = errno;
+	int saved;
 
-	if (__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE) == raw_init)
+	/* Before relocation nothing here can run: the exports pass every call on until then. */
+	if (!fr_relocated())
+		return;
+	saved = errno;
+	if (!__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE))
 		init_once();
 	errno = saved;
 }

@@ -11,8 +11,27 @@
 #include "sys/counter.h"
 #include "sys/passthru.h"
 
-/* Starts at an init trampoline that runs initialisation and swaps itself out (the pass-through target: sys/passthru.h). */
-extern fr_raw_fn fr_raw;
+/*
+ * The RAW entry chosen by initialisation; NULL before it, which needs no relocation (a static
+ * pointer to a function would be garbage until the loader relocates us).
+ */
+extern fr_raw_fn fr_raw __attribute__((visibility("hidden")));
+
+/*
+ * RAW while fr_raw is NULL: before relocation the next clock_gettime in the chain; after it,
+ * initialisation, then the entry it chose.
+ */
+int fr_raw_first(struct timespec *ts) __attribute__((cold, noinline));
+
+/* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention, by whatever serves it now. */
+static inline int fr_raw_call(struct timespec *ts)
+{
+	fr_raw_fn f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!f, 0))
+		return fr_raw_first(ts);
+	return f(ts);
+}
 
 /*
  * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land

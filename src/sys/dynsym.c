@@ -4,6 +4,9 @@
 #include "sys/dynsym.h"
 
 #include <errno.h>
+#include <elf.h>
+
+#include "sys/early.h"
 
 struct find {
 	const char *base;
@@ -28,37 +31,56 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	if (!info->dlpi_name || !fr_path_is(info->dlpi_name, f->base))
 		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		if (info->dlpi_phdr[i].p_type != PT_DYNAMIC)
-			continue;
-		f->found = fr_elfsyms_from_dynamic((const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr),
-						  info->dlpi_addr, f->out) == 0;
-		break;
-	}
+	f->found = fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, f->out) == 0;
 	return 1;
 }
 
 /*
- * The loader's list of objects, read without a call: a sanitizer runtime intercepts
- * dl_iterate_phdr and calls dlsym before its interceptors can forward. Objects loaded at start
- * (libc among them) come first and are never unloaded, so the walk stops before any node that
- * a concurrent dlopen or dlclose may change.
+ * libc itself, from the loader's list read without a call: a sanitizer runtime intercepts
+ * dl_iterate_phdr and calls dlsym before its interceptors can forward, and before this object
+ * is relocated there is no call to make. Objects loaded at start (libc among them) come first
+ * and are never unloaded, so the walk stops before any node that a concurrent dlopen or dlclose
+ * may change. A link_map entry has no program headers: libc's PT_DYNAMIC is taken as writable,
+ * which is how glibc's build links it (its own start-up writes to it), so the loader's rule for
+ * a writable one applies.
  */
-static int from_link_map(const char *base, struct fr_elfsyms *out)
+static int libc_from_link_map(struct fr_elfsyms *out)
 {
-	for (const struct link_map *m = _r_debug.r_map; m; m = m->l_next)
-		if (m->l_name && fr_path_is(m->l_name, base))
-			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, out);
+	const struct r_debug *r = fr_rdebug();
+
+	for (const struct link_map *m = r ? r->r_map : NULL; m; m = m->l_next)
+		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
+			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, fr_loader_relocated_dynamic(m->l_addr, PF_W),
+						       out);
 	return -1;
+}
+
+static void *iterate_cache;
+
+fr_iterate_fn fr_dl_iterate_phdr(void)
+{
+	void *p = __atomic_load_n(&iterate_cache, __ATOMIC_ACQUIRE);
+	struct fr_elfsyms libc;
+
+	if (p)
+		return (fr_iterate_fn)p;
+	if (libc_from_link_map(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+		return NULL;
+	/* Racers find the same address: publishing twice is harmless. */
+	__atomic_store_n(&iterate_cache, p, __ATOMIC_RELEASE);
+	return (fr_iterate_fn)p;
 }
 
 int fr_dynsym_object(const char *base, struct fr_elfsyms *out)
 {
 	struct find f = { base, out, 0 };
+	fr_iterate_fn iterate;
 
-	if (from_link_map(base, out) == 0)
+	if (fr_streq(base, "libc.so.6") && libc_from_link_map(out) == 0)
 		return 0;
-	dl_iterate_phdr(visit, &f);
+	if (!(iterate = fr_dl_iterate_phdr()))
+		return -1;
+	iterate(visit, &f);
 	return f.found ? 0 : -1;
 }
 

@@ -12,10 +12,21 @@ int fr_path_is(const char *path, const char *base);
 
 /*
  * Fills out with the dynamic tables of the loaded object whose file name ends in "/" base or is
- * base (e.g. "libc.so.6"), from the loader's link_map list (dl_iterate_phdr if it is not there):
- * no allocation, never dlsym. Returns 0 or -1.
+ * base (e.g. "libc.so.6"): libc from the loader's link_map list, any other object from libc's
+ * own dl_iterate_phdr (its program headers say how to read its dynamic section). No allocation,
+ * never dlsym. Returns 0 or -1.
  */
 int fr_dynsym_object(const char *base, struct fr_elfsyms *out);
+
+struct dl_phdr_info;
+typedef int (*fr_iterate_fn)(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);
+
+/*
+ * libc's own dl_iterate_phdr, found in its symbol table (so never a sanitizer's interceptor),
+ * cached; NULL if libc cannot be read. It walks the caller's namespace, under the loader's
+ * recursive lock: never from a path a signal handler may take for the first time.
+ */
+fr_iterate_fn fr_dl_iterate_phdr(void);
 
 /* The address of name@version (version NULL: any) in libc.so.6, or NULL. */
 void *fr_libc_sym(const char *name, const char *version);

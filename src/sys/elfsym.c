@@ -4,28 +4,52 @@
 
 #include <elf.h>
 
-int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, struct fr_elfsyms *out)
+int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, int relocated, struct fr_elfsyms *out)
 {
+	/* What the loader added to the entries it relocates: the bias, or nothing. */
+	uintptr_t moved = relocated ? 0 : bias;
+
 	*out = (struct fr_elfsyms){ .bias = bias };
 	if (!dyn)
 		return -1;
 	for (; dyn->d_tag != DT_NULL; dyn++) {
 		uintptr_t v = dyn->d_un.d_ptr;
-		void *p = (void *)(v < bias ? bias + v : v);
 
 		switch (dyn->d_tag) {
-		case DT_STRTAB: out->strtab = p; break;
-		case DT_SYMTAB: out->symtab = p; break;
-		case DT_HASH: out->hash = p; break;
-		case DT_GNU_HASH: out->gnu_hash = p; break;
-		case DT_VERSYM: out->versym = p; break;
-		case DT_VERDEF: out->verdef = p; break;
+		case DT_STRTAB: out->strtab = (const char *)(moved + v); break;
+		case DT_SYMTAB: out->symtab = (ElfW(Sym) *)(moved + v); break;
+		case DT_HASH: out->hash = (const uint32_t *)(moved + v); break;
+		case DT_GNU_HASH: out->gnu_hash = (const uint32_t *)(moved + v); break;
+		case DT_VERSYM: out->versym = (const ElfW(Half) *)(moved + v); break;
+		/* Not among the entries glibc's loader relocates: always relative to the bias. */
+		case DT_VERDEF: out->verdef = (const ElfW(Verdef) *)(bias + v); break;
 		default: break;
 		}
 	}
 	if (!out->strtab || !out->symtab || (!out->hash && !out->gnu_hash))
 		return -1;
 	return 0;
+}
+
+int fr_loader_relocated_dynamic(uintptr_t bias, unsigned phdr_flags)
+{
+#if defined(__GLIBC__) && !defined(__mips__) && !defined(__riscv)
+	return bias != 0 && (phdr_flags & PF_W);
+#else
+	(void)bias;
+	(void)phdr_flags;
+	return 0;
+#endif
+}
+
+int fr_elfsyms_from_phdrs(uintptr_t bias, const ElfW(Phdr) *ph, size_t phnum, struct fr_elfsyms *out)
+{
+	for (size_t i = 0; i < phnum; i++)
+		if (ph[i].p_type == PT_DYNAMIC)
+			return fr_elfsyms_from_dynamic((const ElfW(Dyn) *)(bias + ph[i].p_vaddr), bias,
+						       fr_loader_relocated_dynamic(bias, ph[i].p_flags), out);
+	*out = (struct fr_elfsyms){ .bias = bias };
+	return -1;
 }
 
 static uint32_t gnu_hash(const char *s)
@@ -52,6 +76,7 @@ static uint32_t sysv_hash(const char *s)
 }
 
 const char fr_elfsym_default[] = "";
+const char fr_elfsym_data[] = "";
 
 /*
  * Whether symbol i carries the version named version (DT_VERSYM index into DT_VERDEF); with
@@ -65,7 +90,7 @@ static int version_matches(const struct fr_elfsyms *s, uint32_t i, const char *v
 
 	if (!version)
 		return 1;
-	if (version == fr_elfsym_default)
+	if (version == fr_elfsym_default || version == fr_elfsym_data)
 		return !s->versym || !(s->versym[i] & 0x8000);
 	if (!s->versym || !vd)
 		return 0;
@@ -86,7 +111,8 @@ static int symbol_matches(const struct fr_elfsyms *s, uint32_t i, const char *na
 {
 	const ElfW(Sym) *sym = &s->symtab[i];
 	unsigned type = ELF64_ST_TYPE(sym->st_info), bind = ELF64_ST_BIND(sym->st_info);
-	int typed = type == STT_FUNC || type == STT_NOTYPE || (type == STT_GNU_IFUNC && version == fr_elfsym_default);
+	int typed = type == STT_FUNC || type == STT_NOTYPE || (type == STT_GNU_IFUNC && version == fr_elfsym_default) ||
+		    (type == STT_OBJECT && version == fr_elfsym_data);
 
 	if (sym->st_shndx == SHN_UNDEF || !typed)
 		return 0;

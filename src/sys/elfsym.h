@@ -32,12 +32,28 @@ struct fr_elfsyms {
 };
 
 /*
- * Fills out from a _DYNAMIC array and the object's load bias. Each d_ptr may be relative to the
- * bias (as in the file, and in the vDSO) or already absolute (glibc relocates the .dynamic of the
- * objects it loads on x86_64): a value below the bias is taken as relative. Returns 0, or -1
- * without a string table, a symbol table or a hash table.
+ * Fills out from a _DYNAMIC array and the object's load bias. relocated says whether the loader
+ * added the bias to the entries it relocates in place (fr_loader_relocated_dynamic): then
+ * DT_STRTAB, DT_SYMTAB, DT_HASH, DT_GNU_HASH and DT_VERSYM are addresses, else offsets from the
+ * bias as in the file; DT_VERDEF is always an offset. Returns 0, or -1 without a string table, a
+ * symbol table or a hash table.
  */
-int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, struct fr_elfsyms *out);
+int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, int relocated, struct fr_elfsyms *out);
+
+/*
+ * Whether this libc's loader rewrote, in memory, the dynamic section of an object loaded with
+ * this bias whose PT_DYNAMIC has these flags (docs: the kernel data notes' loader section):
+ * glibc adds the bias to a fixed list of entries unless the bias is 0 or (since 2.35) PT_DYNAMIC
+ * is read-only (the vDSO's is), except on MIPS and RISC-V; musl never does. Older glibc would
+ * have faulted writing a read-only one, so the rule holds for every glibc a process runs on.
+ */
+int fr_loader_relocated_dynamic(uintptr_t bias, unsigned phdr_flags);
+
+/*
+ * Fills out from a loaded object's program headers and load bias (a dl_iterate_phdr entry):
+ * its PT_DYNAMIC, read by fr_loader_relocated_dynamic's rule. Returns 0 or -1.
+ */
+int fr_elfsyms_from_phdrs(uintptr_t bias, const ElfW(Phdr) *ph, size_t phnum, struct fr_elfsyms *out);
 
 /*
  * The index of the defined FUNC or NOTYPE, GLOBAL or WEAK symbol name@version (version NULL:
@@ -53,6 +69,9 @@ void *fr_elfsyms_lookup(const struct fr_elfsyms *s, const char *name, const char
  * table, or a version not marked hidden); IFUNC symbols count too. Compared by address.
  */
 extern const char fr_elfsym_default[];
+
+/* As a version for fr_elfsyms_find: the default version of a data object (STT_OBJECT) instead. */
+extern const char fr_elfsym_data[];
 
 /*
  * The address an unversioned reference to name binds to in this object, or NULL: the default

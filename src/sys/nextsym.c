@@ -7,75 +7,121 @@
 #include <link.h>
 
 #include "sys/dynsym.h"
+#include "sys/early.h"
 #include "sys/elfsym.h"
 
 /* The linker's name for this object's own dynamic section; the loader keeps the same address in l_ld. */
 extern ElfW(Dyn) _DYNAMIC[] __attribute__((weak, visibility("hidden")));
 
 /*
- * Objects loaded at start sit in the list in the order of the global lookup scope (the program,
- * LD_PRELOAD's entries, then dependencies breadth first) and are never unloaded; libc is among
- * them. Later dlopens append after them, so a walk that ends at libc never meets a node that a
- * concurrent dlopen or dlclose may change. The vDSO has an entry too but is outside the global
- * scope: its clock_gettime has the kernel's calling convention, never a libc-convention target.
+ * One walk of the caller's namespace by libc's dl_iterate_phdr, in the loader's order: the
+ * program, LD_PRELOAD's entries, their dependencies breadth first (libc among them), then what
+ * dlopen added. Each entry comes with its program headers, which say where its segments are
+ * and how the loader left its dynamic section; the loader's lock keeps the list still meanwhile.
+ * The vDSO has an entry too but is outside the global scope: its clock_gettime has the kernel's
+ * calling convention, never a libc-convention target.
  */
-static const struct link_map *self_entry(void)
+struct walk {
+	const char *name;      /* fr_next_sym: the name looked up */
+	uintptr_t addr;        /* fr_follows_self: the address placed */
+	int after_self;        /* our own entry has gone by */
+	int self_at_start;     /* ... and before libc's */
+	void *found;
+	int follows;
+};
+
+static int is_self(const struct dl_phdr_info *info)
 {
-	for (const struct link_map *m = _r_debug.r_map; m; m = m->l_next) {
-		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
-			return NULL;
-		if (_DYNAMIC && m->l_ld == _DYNAMIC)
-			return m;
-	}
-	return NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			return _DYNAMIC && info->dlpi_addr + info->dlpi_phdr[i].p_vaddr == (uintptr_t)_DYNAMIC;
+	return 0;
 }
 
-int fr_self_loaded_at_start(void)
+static int contains(const struct dl_phdr_info *info, uintptr_t a)
 {
-	return self_entry() != NULL;
-}
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
-int fr_follows_self(const void *addr)
-{
-	const struct link_map *self = self_entry();
-	uintptr_t a = (uintptr_t)addr;
-
-	for (const struct link_map *m = self ? self->l_next : NULL; m; m = m->l_next) {
-		/* A shared object's ELF header sits at its load bias: its extent follows from its headers. */
-		uintptr_t end = fr_elf_image_end((const void *)m->l_addr);
-
-		if (m->l_addr && a >= m->l_addr && a < end)
+		if (ph->p_type == PT_LOAD && a - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz)
 			return 1;
-		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
-			return 0;
 	}
 	return 0;
 }
 
-static void *lookup_in(const struct link_map *m, const char *name)
+static void *lookup_in(const struct dl_phdr_info *info, const char *name)
 {
 	struct fr_elfsyms s;
 
-	if (fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, &s) != 0)
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0)
 		return NULL;
 	return fr_elfsyms_lookup_default(&s, name);
 }
 
+/* Returns 1 to stop: at libc, at the first definition after ours, or once addr is placed. */
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct walk *w = arg;
+	int libc = info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+
+	(void)size;
+	if (!w->after_self) {
+		if (is_self(info)) {
+			w->after_self = w->self_at_start = 1;
+			return 0;
+		}
+		/* libc before us: we were dlopen'd, and what follows libc is not the start-up chain. */
+		if (libc) {
+			if (w->name)
+				w->found = lookup_in(info, w->name);
+			return 1;
+		}
+		return 0;
+	}
+	if (info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1"))
+		return 0;
+	if (w->name && (w->found = lookup_in(info, w->name)))
+		return 1;
+	if (!w->name && contains(info, w->addr))
+		return w->follows = 1;
+	return libc;
+}
+
+/* 0 after a walk, -1 when libc's dl_iterate_phdr cannot be found (nothing was read). */
+static int run(struct walk *w)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+
+	if (!iterate)
+		return -1;
+	iterate(visit, w);
+	return 0;
+}
+
+int fr_self_loaded_at_start(void)
+{
+	struct walk w = { 0 };
+
+	return run(&w) == 0 && w.self_at_start;
+}
+
+int fr_follows_self(const void *addr)
+{
+	struct walk w = { 0 };
+
+	w.addr = (uintptr_t)addr;
+	return run(&w) == 0 && w.follows;
+}
+
 void *fr_next_sym(const char *name)
 {
-	const struct link_map *self = self_entry();
+	struct walk w = { 0 };
 	struct fr_elfsyms libc;
 
-	for (const struct link_map *m = self ? self->l_next : NULL; m; m = m->l_next) {
-		void *p;
-
-		if (m->l_name && fr_path_is(m->l_name, "linux-vdso.so.1"))
-			continue;
-		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
-			return lookup_in(m, name);
-		if ((p = lookup_in(m, name)))
-			return p;
-	}
+	w.name = name;
+	if (run(&w) == 0 && (w.found || w.after_self))
+		return w.found;
+	/* Our entry not seen (another namespace's list): libc's own, as for a dlopen'd copy. */
 	if (fr_dynsym_object("libc.so.6", &libc) != 0)
 		return NULL;
 	return fr_elfsyms_lookup_default(&libc, name);
@@ -88,9 +134,14 @@ void *fr_next_cached(void **cache, const char *name)
 
 	if (p)
 		return p;
-	saved = errno;
-	p = fr_next_sym(name);
-	errno = saved;
+	/* Before relocation errno is out of reach, and nothing on this path sets it. */
+	if (!fr_relocated()) {
+		p = fr_next_sym(name);
+	} else {
+		saved = errno;
+		p = fr_next_sym(name);
+		errno = saved;
+	}
 	if (p)
 		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
 	return p;

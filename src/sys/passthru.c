@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include "sys/dynsym.h"
+#include "sys/early.h"
 #include "sys/nextsym.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
@@ -85,6 +86,15 @@ static int sys_libc_convention(clockid_t clk, struct timespec *ts)
 
 static void *pass_cache;
 
+int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	fr_clock_fn next = ts ? (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime") : NULL;
+
+	if (next)
+		return next(clk, ts);
+	return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
+}
+
 fr_clock_fn fr_pass_interposer(void)
 {
 	fr_clock_fn f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
@@ -101,17 +111,25 @@ fr_clock_fn fr_pass_target(void)
 	return fr_real_get() == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 
-static int pass_init(clockid_t clk, struct timespec *ts)
-{
-	fr_clock_fn f = fr_pass_target(), expected = pass_init;
+fr_clock_fn fr_pass;
+fr_real_fn fr_direct;
 
+int fr_pass_first(clockid_t clk, struct timespec *ts)
+{
+	fr_clock_fn f, expected = NULL;
+
+	if (!fr_relocated())
+		return fr_early_clock_gettime(clk, ts);
+	f = fr_pass_target();
+	if (f == vdso_libc_convention) {
+		/* libc's own follows: the vDSO from the exported entry itself. */
+		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
+		return fr_vdso_libc(clk, ts);
+	}
 	/* Fails harmlessly when initialisation already put the counting wrapper there. */
-	__atomic_compare_exchange_n(&fr_pass, &expected, f == vdso_libc_convention ? NULL : f, 0,
-				    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f(clk, ts);
 }
-
-fr_clock_fn fr_pass = pass_init;
 
 /* The counting wrapper's target, set before the wrapper is published. */
 static fr_clock_fn counted;

@@ -61,10 +61,28 @@ static inline int fr_vdso_answers_zero(clockid_t clk)
  * one jump closer. For the clocks of fr_vdso_answers_zero the conventions agree, and the call
  * is a tail jump into the vDSO.
  */
+extern fr_real_fn fr_direct __attribute__((visibility("hidden")));
+
+/*
+ * The first pass-through call (fr_pass and fr_direct both NULL): resolves where the chain goes,
+ * publishes it and makes the call. Before this object is relocated it resolves nothing of ours
+ * and calls the next clock_gettime in the chain (fr_early_clock_gettime).
+ */
+int fr_pass_first(clockid_t clk, struct timespec *ts) __attribute__((cold, noinline));
+
+/*
+ * clock_gettime in libc's convention for an object that is not relocated yet: the next
+ * clock_gettime in the chain (libc's own, found without our GOT), else the system call, whose
+ * error then comes back as -1 without errno (errno is out of reach before relocation).
+ */
+int fr_early_clock_gettime(clockid_t clk, struct timespec *ts);
+
 static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
 {
-	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+	fr_real_fn real = __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE);
 
+	if (__builtin_expect(!real, 0))
+		return fr_pass_first(clk, ts);
 	if (fr_vdso_answers_zero(clk))
 		return real(clk, ts);
 	return fr_finish(real(clk, ts));
@@ -74,10 +92,11 @@ static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
  * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
  * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
  * when it is libc's own and the process has a vDSO: the caller then goes to the vDSO itself
- * (fr_vdso_libc), which saves libc's wrapper and this jump. Starts at a trampoline that
- * resolves it without dlsym, locks or system calls (so before the constructor and in signal
- * handlers too), publishes it and jumps on. With FASTRAW_STATS a counting wrapper stands in
- * front of the target; otherwise it costs nothing.
+ * (fr_vdso_libc, through fr_direct), which saves libc's wrapper and this jump. Both start NULL,
+ * which needs no relocation: the first call finds fr_direct NULL and resolves the target
+ * (fr_pass_first) without dlsym or system calls (so before the constructor and in signal
+ * handlers too), publishing fr_pass or fr_direct. With FASTRAW_STATS a counting wrapper stands
+ * in front of the target; otherwise it costs nothing.
  */
 extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
 

@@ -36,7 +36,8 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out)
 	}
 	if (!have_load || !dyn)
 		return -1;
-	return fr_elfsyms_from_dynamic(dyn, bias, out);
+	/* The kernel maps the vDSO and no loader rewrites it: its entries are offsets. */
+	return fr_elfsyms_from_dynamic(dyn, bias, 0, out);
 }
 
 void *fr_vdso_sym(const void *base, const char *name, const char *version)

@@ -69,10 +69,10 @@ START_TEST(relative_and_absolute)
 	dyn[n++] = (ElfW(Dyn)){ DT_VERSYM, { (uintptr_t)abs.versym - abs.bias } };
 	dyn[n++] = (ElfW(Dyn)){ DT_VERDEF, { (uintptr_t)abs.verdef - abs.bias } };
 	dyn[n] = (ElfW(Dyn)){ DT_NULL, { 0 } };
-	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn, abs.bias, &rel), 0);
+	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn, abs.bias, 0, &rel), 0);
 	ck_assert_ptr_eq(rel.symtab, abs.symtab);
 	ck_assert_ptr_eq(fr_elfsyms_lookup(&rel, "getauxval", "GLIBC_2.16"), fr_elfsyms_lookup(&abs, "getauxval", "GLIBC_2.16"));
-	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn + n, abs.bias, &rel), -1);
+	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn + n, abs.bias, 0, &rel), -1);
 }
 END_TEST
 
