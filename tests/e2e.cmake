@@ -112,3 +112,32 @@ add_test(NAME e2e_neighbours
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/neighbours.sh
           $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> ${fr_asan_probe})
 set_tests_properties(e2e_neighbours PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# Odd but legal linking: a dependency's IFUNC resolver and the program's own calling every
+# export before libfastraw is relocated or initialised; libraries linked at one non-zero base
+# (prelink style), so that the loader moves the second with a negative or a positive bias; a
+# dlmopen namespace of its own.
+add_library(e2e_early SHARED e2e/early_lib.c)
+add_library(e2e_early_dep SHARED e2e/early_dep.c)
+target_link_libraries(e2e_early_dep PRIVATE e2e_early)
+fr_add_e2e_probe(early e2e/probe_early.c)
+target_link_libraries(e2e_probe_early PRIVATE e2e_early_dep e2e_early)
+# The program's own resolver runs before its PLT is bound: its calls go through GOT entries,
+# which the loader fills before it runs resolvers.
+target_compile_options(e2e_probe_early PRIVATE -fno-plt)
+foreach(kind neg pos)
+  if(kind STREQUAL neg)
+    set(base 0x7fff00000000)
+  else()
+    set(base 0x10000000)
+  endif()
+  foreach(n one two)
+    add_library(e2e_bias_${kind}_${n} SHARED e2e/bias_lib.c)
+    target_compile_definitions(e2e_bias_${kind}_${n} PRIVATE BIAS_FN=bias_${n} BIAS_VALUE=$<IF:$<STREQUAL:${n},one>,1,2>)
+    target_link_options(e2e_bias_${kind}_${n} PRIVATE -Wl,-Ttext-segment=${base})
+  endforeach()
+  fr_add_e2e_probe(bias_${kind} e2e/probe_bias.c)
+  target_link_libraries(e2e_probe_bias_${kind} PRIVATE e2e_bias_${kind}_one e2e_bias_${kind}_two)
+endforeach()
+fr_add_e2e_probe(dlmopen e2e/probe_dlmopen.c)
+fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen)

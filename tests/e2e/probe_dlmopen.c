@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe: libfastraw loaded into a new link-map namespace with dlmopen, each export called through that copy. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(void)
+{
+	const char *lib = getenv("FR_DLMOPEN_LIB");
+	void *h = lib ? dlmopen(LM_ID_NEWLM, lib, RTLD_NOW | RTLD_LOCAL) : NULL;
+	int (*cg)(clockid_t, struct timespec *);
+	unsigned long (*aux)(unsigned long);
+	long (*sc)(long, ...);
+	void *(*ds)(void *, const char *);
+	int64_t (*now)(void);
+	struct timespec ts, k;
+	int rc;
+
+	if (!h) {
+		printf("dlmopen failed: %s\n", dlerror());
+		return 1;
+	}
+	cg = (int (*)(clockid_t, struct timespec *))dlsym(h, "clock_gettime");
+	aux = (unsigned long (*)(unsigned long))dlsym(h, "getauxval");
+	sc = (long (*)(long, ...))dlsym(h, "syscall");
+	ds = (void *(*)(void *, const char *))dlsym(h, "dlsym");
+	now = (int64_t(*)(void))dlsym(h, "fastraw_now_ns");
+	if (!cg || !aux || !sc || !ds || !now) {
+		printf("missing export\n");
+		return 1;
+	}
+	rc = cg(CLOCK_MONOTONIC_RAW, &ts);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, &k);
+	printf("raw_rc=%d\nraw_ok=%d\n", rc, ts.tv_sec < k.tv_sec || (ts.tv_sec == k.tv_sec && ts.tv_nsec <= k.tv_nsec));
+	rc = cg(CLOCK_MONOTONIC, &ts);
+	printf("mono_rc=%d\n", rc);
+	printf("pagesz_ok=%d\n", aux(AT_PAGESZ) == getauxval(AT_PAGESZ));
+	printf("getpid_ok=%d\n", sc(SYS_getpid) == getpid());
+	printf("dlsym_ok=%d\n", ds(RTLD_DEFAULT, "getpid") != NULL);
+	printf("now_ok=%d\n", now() > 0);
+	return 0;
+}
