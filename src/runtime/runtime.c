@@ -14,6 +14,7 @@
 #include "sys/early.h"
 #include "sys/env.h"
 #include "sys/log.h"
+#include "sys/nextsym.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
 
@@ -138,6 +139,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 static void report(const struct plan *p)
 {
 	struct fr_line l;
+	const char *why;
 
 	for (int i = 0; i < p->env.nwarn; i++) {
 		fr_line_start(&l);
@@ -152,6 +154,12 @@ static void report(const struct plan *p)
 	}
 	if (!p->env.debug)
 		return;
+	if ((why = fr_chain_problem())) {
+		fr_line_start(&l);
+		fr_line_add(&l, "lookups: ");
+		fr_line_add(&l, why);
+		fr_line_emit(&l);
+	}
 	fr_line_start(&l);
 	fr_line_add(&l, "kernel=");
 	fr_line_add(&l, p->st.release ? p->st.release : "?");

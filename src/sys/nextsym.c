@@ -127,6 +127,17 @@ void *fr_next_sym(const char *name)
 	return fr_elfsyms_lookup_default(&libc, name);
 }
 
+const char *fr_chain_problem(void)
+{
+	struct fr_elfsyms libc;
+
+	if (fr_dynsym_object("libc.so.6", &libc) != 0)
+		return "libc.so.6 not in the loader's list or its symbol table unreadable: lookups, getauxval and syscall() have nothing to pass to";
+	if (!fr_dl_iterate_phdr())
+		return "libc has no dl_iterate_phdr: every next definition is libc's own, later interposers are passed over";
+	return NULL;
+}
+
 void *fr_next_cached(void **cache, const char *name)
 {
 	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);

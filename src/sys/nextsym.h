@@ -15,6 +15,12 @@ void *fr_next_sym(const char *name);
 /* fr_next_sym(name), cached in *cache (lock-free: racers find and store the same address). Keeps errno. */
 void *fr_next_cached(void **cache, const char *name);
 
+/*
+ * NULL when the walk can read the loader's list, else why not (for FASTRAW_DEBUG): what cannot be
+ * read is not read, and the calls go on to libc's own definitions or fail as documented.
+ */
+const char *fr_chain_problem(void);
+
 /* Whether this object is in the loader's list ahead of libc, i.e. was loaded at start, not dlopen'd. */
 int fr_self_loaded_at_start(void);
 

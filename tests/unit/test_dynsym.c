@@ -13,6 +13,7 @@
 #include "run_suite.h"
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
+#include "sys/early.h"
 #include "sys/nextsym.h"
 #include "sys/vdso_elf.h"
 
@@ -73,6 +74,61 @@ START_TEST(relative_and_absolute)
 	ck_assert_ptr_eq(rel.symtab, abs.symtab);
 	ck_assert_ptr_eq(fr_elfsyms_lookup(&rel, "getauxval", "GLIBC_2.16"), fr_elfsyms_lookup(&abs, "getauxval", "GLIBC_2.16"));
 	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn + n, abs.bias, 0, &rel), -1);
+}
+END_TEST
+
+/*
+ * The loader's rule: entries it relocates are addresses only where the bias is non-zero and
+ * PT_DYNAMIC writable; DT_VERDEF is an offset either way.
+ */
+START_TEST(relocated_rule)
+{
+	struct fr_elfsyms abs, both;
+	ElfW(Dyn) dyn[8];
+	int n = 0;
+
+	ck_assert_int_eq(fr_loader_relocated_dynamic(0, PF_R | PF_W), 0);
+	ck_assert_int_eq(fr_loader_relocated_dynamic(0x1000, PF_R), 0);
+	ck_assert_int_eq(fr_loader_relocated_dynamic(0x1000, PF_R | PF_W), 1);
+	ck_assert_int_eq(fr_dynsym_object("libc.so.6", &abs), 0);
+	dyn[n++] = (ElfW(Dyn)){ DT_STRTAB, { (uintptr_t)abs.strtab } };
+	dyn[n++] = (ElfW(Dyn)){ DT_SYMTAB, { (uintptr_t)abs.symtab } };
+	dyn[n++] = (ElfW(Dyn)){ DT_GNU_HASH, { (uintptr_t)abs.gnu_hash } };
+	dyn[n++] = (ElfW(Dyn)){ DT_VERSYM, { (uintptr_t)abs.versym } };
+	dyn[n++] = (ElfW(Dyn)){ DT_VERDEF, { (uintptr_t)abs.verdef - abs.bias } };
+	dyn[n] = (ElfW(Dyn)){ DT_NULL, { 0 } };
+	ck_assert_int_eq(fr_elfsyms_from_dynamic(dyn, abs.bias, 1, &both), 0);
+	ck_assert_ptr_eq(both.strtab, abs.strtab);
+	ck_assert_ptr_eq(both.verdef, abs.verdef);
+	ck_assert_ptr_eq(fr_elfsyms_lookup(&both, "getauxval", "GLIBC_2.16"), dlvsym(libc_handle(), "getauxval", "GLIBC_2.16"));
+}
+END_TEST
+
+/* Each object read from its dl_iterate_phdr entry agrees with the loader's own lookup in it. */
+static int check_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct fr_elfsyms s;
+	int *checked = arg;
+
+	(void)size;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "libc.so.6"))
+		return 0;
+	ck_assert_int_eq(fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s), 0);
+	ck_assert_ptr_eq(fr_elfsyms_lookup(&s, "clock_gettime", "GLIBC_2.17"), dlvsym(libc_handle(), "clock_gettime", "GLIBC_2.17"));
+	*checked = 1;
+	return 1;
+}
+
+START_TEST(tables_from_phdrs)
+{
+	int checked = 0;
+
+	ck_assert_ptr_nonnull(fr_dl_iterate_phdr());
+	fr_dl_iterate_phdr()(check_object, &checked);
+	ck_assert_int_eq(checked, 1);
+	ck_assert_ptr_null(fr_chain_problem());
+	ck_assert_ptr_eq(fr_rdebug(), &_r_debug);
+	ck_assert_int_eq(fr_relocated(), 1);
 }
 END_TEST
 
@@ -141,6 +197,8 @@ static Suite *dynsym_suite(void)
 	tcase_add_test(tc, libc_matches_dlsym);
 	tcase_add_test(tc, real_functions);
 	tcase_add_test(tc, relative_and_absolute);
+	tcase_add_test(tc, relocated_rule);
+	tcase_add_test(tc, tables_from_phdrs);
 	tcase_add_test(tc, count_both_tables);
 	tcase_add_test(tc, shadow_image);
 	tcase_add_test(tc, next_matches_rtld_next);
