@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/tool_libpath.h"
+#include "common/tool_output.h"
 #include "launcher/launcher_lib.h"
 #include "launcher/launcher_target.h"
 #ifndef FASTRAW_VERSION
@@ -53,8 +54,9 @@ static void help(void)
 		"A program that may be run but not read is run with the library preloaded, as it\n"
 		"cannot be told static or dynamic (--debug says so).\n"
 		"\n"
-		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library; 126 PROGRAM cannot\n"
-		"be run with the library preloaded; 127 PROGRAM not found.\n",
+		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library, or the help or\n"
+		"version could not be written; 126 PROGRAM cannot be run with the library preloaded;\n"
+		"127 PROGRAM not found.\n",
 		tool_lib_install_libdir, tool_lib_bin_to_lib);
 }
 
@@ -133,6 +135,7 @@ int main(int argc, char **argv)
 	char *preload;
 	int first, rc, err, unread;
 
+	tool_output_init("fastraw", EXIT_LAUNCHER);
 	first = parse(argc, argv, &o);
 	if (launcher_find_lib(o.lib, lib, sizeof(lib), why, sizeof(why)) != 0) {
 		fprintf(stderr, "fastraw: no usable libfastraw.so: %s%s\n", why,
