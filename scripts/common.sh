@@ -6,7 +6,7 @@
 # absolute build directory (FASTRAW_BUILD_DIR, default "build", relative to the root).
 
 FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime"
+FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime stress-ng"
 FR_APT_UPDATED=${FR_APT_UPDATED:-0}
 
 # Prints the names of the missing build requirements, space-separated; nothing when all are there.
@@ -23,13 +23,15 @@ fr_missing_tools() {
 }
 
 # Prints the missing tools that are wanted but not required: without scdoc the man pages are
-# not built, without groff they are not checked, without faketime e2e_neighbours skips it.
+# not built, without groff they are not checked, without faketime e2e_neighbours skips it,
+# without stress-ng e2e_stress_ng_vdso is skipped.
 fr_missing_optional() {
 	local missing=()
 
 	command -v scdoc >/dev/null 2>&1 || missing+=(scdoc)
 	command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 	command -v faketime >/dev/null 2>&1 || missing+=(faketime)
+	command -v stress-ng >/dev/null 2>&1 || missing+=(stress-ng)
 	echo "${missing[*]}"
 }
 
@@ -42,7 +44,7 @@ fr_install_missing() {
 	optional=$(fr_missing_optional)
 	[ -z "$missing" ] && [ -z "$optional" ] && return 0
 	if [ -z "$missing" ] && { [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; }; then
-		echo "fastraw: note: $optional not installed: the man pages are not built or checked" >&2
+		echo "fastraw: note: $optional not installed: what needs it (man pages, some tests) is skipped" >&2
 		return 0
 	fi
 	echo "fastraw: missing: $missing${missing:+ }$optional" >&2
@@ -66,7 +68,7 @@ fr_install_missing() {
 		exit 1
 	fi
 	optional=$(fr_missing_optional)
-	[ -z "$optional" ] || echo "fastraw: note: $optional could not be installed: the man pages are not built or checked" >&2
+	[ -z "$optional" ] || echo "fastraw: note: $optional could not be installed: what needs it (man pages, some tests) is skipped" >&2
 }
 
 # fr_setup [extra cmake configure arguments...]: requirements, then configure and build.

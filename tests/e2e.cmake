@@ -32,6 +32,7 @@ fr_add_e2e_probe(efault e2e/probe_efault.c)
 fr_add_e2e_probe(vfork e2e/probe_vfork.c)
 fr_add_e2e_probe(sandbox e2e/probe_sandbox.c e2e/elfwalk.c)
 fr_add_e2e_probe(stats e2e/probe_stats.c)
+fr_add_e2e_probe(vdso_id e2e/probe_vdso_id.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
 target_link_libraries(e2e_probe_api PRIVATE fastraw)
@@ -68,6 +69,14 @@ fr_add_e2e_test(e2e_syscall efault sys)
 fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)
+fr_add_e2e_test(e2e_vdso_id vdso_id)
+# A real program that identifies the vDSO by its address (skipped without stress-ng). Not with
+# the sanitizers: an instrumented library cannot be preloaded into it alone.
+if(NOT FASTRAW_SANITIZE)
+  add_test(NAME e2e_stress_ng_vdso
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/stress_ng_vdso.sh $<TARGET_FILE:fastraw>)
+  set_tests_properties(e2e_stress_ng_vdso PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 60)
+endif()
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
 if(NOT FASTRAW_SANITIZE)

@@ -55,7 +55,7 @@ if(FASTRAW_SANITIZE)
   list(APPEND launcher_env ASAN_OPTIONS=verify_asan_link_order=0)
 endif()
 
-foreach(case usage env refuse static stats install)
+foreach(case usage env refuse static stats install unreadable)
   add_test(NAME launcher_${case}
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_${case}.sh)
   set_tests_properties(launcher_${case} PROPERTIES

@@ -18,8 +18,8 @@ int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
  * What getauxval(AT_SYSINFO_EHDR) should answer, given libc's answer real: the shadow image once
  * it is built (built here on first use, lock-free, with no system call: the copy stays writable),
  * else real. A caller that races the builder, or a signal handler that interrupts it, gets real:
- * never a half-built image. FASTRAW_SHADOW_VDSO=0 and FASTRAW_DISABLE=1 (outside secure
- * execution) keep real.
+ * never a half-built image. Only with FASTRAW_SHADOW_VDSO=1 and without FASTRAW_DISABLE=1 (both
+ * outside secure execution) is there a shadow; otherwise real, always.
  */
 const void *fr_shadow_get(const void *real);
 

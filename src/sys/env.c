@@ -100,7 +100,6 @@ static void flag(struct fr_env *out, const char *name, const char *v, unsigned b
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->shadow_vdso = 1;
 	for (; !secure && envp && *envp; envp++) {
 		const char *e = *envp, *v;
 

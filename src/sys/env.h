@@ -34,7 +34,12 @@ struct fr_env {
 	int disable;                  /* FASTRAW_DISABLE=1 */
 	int debug;                    /* FASTRAW_DEBUG=1 */
 	int stats;                    /* FASTRAW_STATS=1 */
-	int shadow_vdso;              /* FASTRAW_SHADOW_VDSO, default 1: getauxval(AT_SYSINFO_EHDR) gives the shadow image */
+	/*
+	 * FASTRAW_SHADOW_VDSO=1: getauxval(AT_SYSINFO_EHDR) gives the shadow image. Off by default:
+	 * the shadow's address is not the vDSO's, so programs that match it against dl_iterate_phdr,
+	 * dladdr or /proc/self/maps would no longer find the vDSO.
+	 */
+	int shadow_vdso;
 	int syscall_raw;              /* FASTRAW_SYSCALL=1: syscall(SYS_clock_gettime, RAW) may take the fast path */
 	unsigned seen;                /* one bit per variable whose first entry has been read */
 	int nwarn;

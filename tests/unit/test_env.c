@@ -185,7 +185,7 @@ START_TEST(first_duplicate_wins)
 	char *bad_first[] = { "FASTRAW_TSC=bogus", "FASTRAW_TSC=rdtsc", NULL };
 	char *empty_first[] = { "FASTRAW_DISABLE=", "FASTRAW_DISABLE=1", "FASTRAW_DEBUG=1", "FASTRAW_DEBUG=0", NULL };
 	char *source[] = { "FASTRAW_SOURCE=off", "FASTRAW_SOURCE=calibrated", NULL };
-	char *shadow[] = { "FASTRAW_SHADOW_VDSO=0", "FASTRAW_SHADOW_VDSO=1", "FASTRAW_STATS=1", "FASTRAW_STATS=x", NULL };
+	char *shadow[] = { "FASTRAW_SHADOW_VDSO=1", "FASTRAW_SHADOW_VDSO=0", "FASTRAW_STATS=1", "FASTRAW_STATS=x", NULL };
 	struct fr_env e;
 
 	e = parse(tsc);
@@ -201,7 +201,7 @@ START_TEST(first_duplicate_wins)
 	e = parse(source);
 	ck_assert_int_eq(e.source, FR_SRC_OFF);
 	e = parse(shadow);
-	ck_assert_int_eq(e.shadow_vdso, 0);
+	ck_assert_int_eq(e.shadow_vdso, 1);
 	ck_assert_int_eq(e.stats, 1);
 	ck_assert_int_eq(e.nwarn, 0);
 }
@@ -297,24 +297,26 @@ START_TEST(shadow_vdso_flag)
 	char *bad[] = { "FASTRAW_SHADOW_VDSO=no", NULL }, *empty[] = { "FASTRAW_SHADOW_VDSO=", NULL };
 	struct fr_env e;
 
+	/* Off by default: the kernel's vDSO address is what getauxval gives. */
 	e = parse(NULL);
-	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.shadow_vdso, 0);
 	e = parse(on);
 	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.nwarn, 0);
 	e = parse(off);
 	ck_assert_int_eq(e.shadow_vdso, 0);
 	ck_assert_int_eq(e.nwarn, 0);
 	e = parse(empty);
-	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.shadow_vdso, 0);
 	ck_assert_int_eq(e.nwarn, 0);
 	e = parse(bad);
-	ck_assert_int_eq(e.shadow_vdso, 1);
+	ck_assert_int_eq(e.shadow_vdso, 0);
 	ck_assert_int_eq(e.nwarn, 1);
 	ck_assert_str_eq(e.warn[0].name, "FASTRAW_SHADOW_VDSO");
 	ck_assert_str_eq(e.warn[0].accepted, "0, 1");
 	/* Secure execution: ignored, the default stays. */
-	fr_env_parse(off, 1, &e);
-	ck_assert_int_eq(e.shadow_vdso, 1);
+	fr_env_parse(on, 1, &e);
+	ck_assert_int_eq(e.shadow_vdso, 0);
 }
 END_TEST
 

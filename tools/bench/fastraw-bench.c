@@ -18,6 +18,7 @@
 #include "bench/bench_table.h"
 #include "common/tool_args.h"
 #include "common/tool_libpath.h"
+#include "common/tool_output.h"
 
 struct opts {
 	const char *lib;
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 	struct bench_goal_opts g;
 	char lib[PATH_MAX], empty[PATH_MAX], tried[3 * PATH_MAX];
 
+	tool_output_init("fastraw-bench", 1);
 	parse_args(argc, argv, &o);
 	if (o.child)
 		return bench_child_main(o.child, o.lib ? o.lib : "", o.rounds, o.iters);
@@ -189,5 +191,8 @@ int main(int argc, char **argv)
 	if (bench_goals_run(&g, &r) != 0)
 		return 1;
 	bench_table_print(&m, &g, &r);
+	/* No reader left for the table: the exit handler says so; the modes would be lost too. */
+	if (tool_output_flush() != 0)
+		return 1;
 	return o.goals_only ? 0 : bench_modes_run(lib, o.rounds, o.iters);
 }

@@ -11,6 +11,7 @@
 #include "check/check_report.h"
 #include "check/check_run.h"
 #include "common/tool_args.h"
+#include "common/tool_output.h"
 #include "runtime/runtime.h"
 #include "sys/clocknames.h"
 
@@ -44,7 +45,8 @@ static void usage(FILE *f)
 		"than the value another thread published before it (cross; not for CPU-time clocks,\n"
 		"whose threads' readings are not ordered: cross=n/a); 0 <= tv_nsec < 1e9\n"
 		"(nsec_range); no failed call (errors). The last line is the summary.\n"
-		"Exit status: 0 no violation, 1 a violation, 2 usage error, 3 could not run.\n",
+		"Exit status: 0 no violation, 1 a violation, 2 usage error, 3 could not run or\n"
+		"standard output could not be written.\n",
 		CHECK_SANDWICH_EVERY);
 }
 
@@ -185,6 +187,7 @@ int main(int argc, char **argv)
 	char name[48], secs[32];
 	int ret;
 
+	tool_output_init("fastraw-check", EXIT_RUN);
 	parse_args(argc, argv, &o);
 	if (fr_clock_name(o.clk))
 		snprintf(name, sizeof(name), "%s", fr_clock_name(o.clk));
@@ -224,7 +227,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < cfg.threads; i++)
 		free(thr[i].window_hist);
 	free(thr);
-	if (fflush(stdout) != 0)
-		return EXIT_RUN;
+	/* A write that failed is reported, with EXIT_RUN, at exit (common/tool_output.h). */
 	return check_failed(&tot) ? EXIT_VIOLATION : EXIT_OK;
 }

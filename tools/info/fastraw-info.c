@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/tool_args.h"
+#include "common/tool_output.h"
 #include "info/info.h"
 #include "source/calsrc.h"
 
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 	const char *release = NULL;
 	int json = 0, c;
 
+	tool_output_init("fastraw-info", 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jn:r:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -130,9 +132,6 @@ int main(int argc, char **argv)
 		info_print_json(stdout, &in);
 	else
 		info_print_text(stdout, &in);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("fastraw-info: stdout");
-		return 1;
-	}
+	/* A write that failed is reported, with status 1, at exit (common/tool_output.h). */
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common/tool_args.h"
+#include "common/tool_output.h"
 #include "sys/clocknames.h"
 
 #define PROG "fastraw-latency"
@@ -20,7 +21,7 @@
 #define MAX_SAMPLES 100000000L
 #define MAX_REPEAT 1000000L
 
-enum { EXIT_BACKWARDS = 1, EXIT_USAGE = 2 };
+enum { EXIT_BACKWARDS = 1, EXIT_USAGE = 2, EXIT_OUTPUT = 3 };
 
 /*
  * One repeat reads SAMPLES timespecs ts[0] .. ts[SAMPLES-1] and looks at the SAMPLES-1 deltas
@@ -61,7 +62,7 @@ static void usage(FILE *f)
 		"  --json      one JSON object instead of the text (averages not rounded to whole ns)\n"
 		"  -h, --help  this text\n"
 		"Exit status: 0; 1 when any delta was negative; 2 on a usage error or a clock that\n"
-		"cannot be read.\n",
+		"cannot be read; 3 when standard output could not be written.\n",
 		MAX_SAMPLES, DEFAULT_SAMPLES, MAX_REPEAT);
 }
 
@@ -187,7 +188,6 @@ static void text_run(const struct opts *o, const struct timespec *ts, const stru
 	printf("Total time: %sS - Average Latency: %sS N zero deltas: %ld N inconsistent deltas: %ld\n",
 	       fmt_sec(total, sizeof(total), r->sum_ns),
 	       fmt_sec(avg, sizeof(avg), r->sum_ns / (o->samples - 1)), r->zero, r->inconsistent);
-	fflush(stdout);
 }
 
 static void json_head(const struct opts *o)
@@ -238,6 +238,7 @@ int main(int argc, char **argv)
 	char avg[32];
 	int status;
 
+	tool_output_init(PROG, EXIT_OUTPUT);
 	status = parse_args(argc, argv, &o);
 	if (status >= 0)
 		return status;
@@ -275,7 +276,7 @@ int main(int argc, char **argv)
 		if (measure(o.clk, ts, o.samples) != 0) {
 			if (o.json)
 				printf("\n");
-			fflush(stdout);
+			tool_output_flush();
 			fprintf(stderr, PROG ": clock_gettime failed during repeat %ld\n", rep + 1);
 			free(ts);
 			return EXIT_USAGE;
@@ -288,6 +289,11 @@ int main(int argc, char **argv)
 			json_run(&o, ts, &r, rep);
 		else
 			text_run(&o, ts, &r);
+		/* Outside the timed loop. No reader left: the exit handler says so, measuring on is pointless. */
+		if (tool_output_flush() != 0) {
+			free(ts);
+			return EXIT_OUTPUT;
+		}
 	}
 	free(ts);
 

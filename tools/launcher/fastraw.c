@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/tool_libpath.h"
+#include "common/tool_output.h"
 #include "launcher/launcher_lib.h"
 #include "launcher/launcher_target.h"
 #ifndef FASTRAW_VERSION
@@ -50,9 +51,12 @@ static void help(void)
 		"a build tree).\n"
 		"PROGRAM is searched for along PATH. Statically linked, set-user-ID, set-group-ID and\n"
 		"file-capable programs are refused: the dynamic loader would not preload into them.\n"
+		"A program that may be run but not read is run with the library preloaded, as it\n"
+		"cannot be told static or dynamic (--debug says so).\n"
 		"\n"
-		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library; 126 PROGRAM cannot\n"
-		"be run with the library preloaded; 127 PROGRAM not found.\n",
+		"Exit status: PROGRAM's own; 2 usage error; 125 no usable library, or the help or\n"
+		"version could not be written; 126 PROGRAM cannot be run with the library preloaded;\n"
+		"127 PROGRAM not found.\n",
 		tool_lib_install_libdir, tool_lib_bin_to_lib);
 }
 
@@ -129,8 +133,9 @@ int main(int argc, char **argv)
 	char lib[PATH_MAX], prog[PATH_MAX], why[2048];
 	struct opts o = { 0 };
 	char *preload;
-	int first, rc, err;
+	int first, rc, err, unread;
 
+	tool_output_init("fastraw", EXIT_LAUNCHER);
 	first = parse(argc, argv, &o);
 	if (launcher_find_lib(o.lib, lib, sizeof(lib), why, sizeof(why)) != 0) {
 		fprintf(stderr, "fastraw: no usable libfastraw.so: %s%s\n", why,
@@ -142,11 +147,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fastraw: %s: %s\n", argv[first], why);
 		return rc;
 	}
-	rc = launcher_check(prog, why, sizeof(why));
+	rc = launcher_check(prog, &unread, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "fastraw: %s: %s\n", prog, why);
 		return rc;
 	}
+	/* The loader preloads into it if it is dynamically linked; if not, nothing is preloaded. */
+	if (unread && o.debug)
+		fprintf(stderr, "fastraw: %s: whether it is dynamically linked is unknown; preloading anyway\n",
+			why);
 	preload = launcher_preload_value(lib, getenv("LD_PRELOAD"));
 	if (!preload) {
 		fprintf(stderr, "fastraw: out of memory\n");

@@ -101,6 +101,24 @@ static void shebang_interp(const char *buf, size_t len, char *out, size_t outlen
 	out[n] = '\0';
 }
 
+/*
+ * For these the kernel sets AT_SECURE and the loader ignores LD_PRELOAD entries with a '/'.
+ * Refuse rather than run the program silently without the library.
+ */
+static int check_secure(const char *path, const struct stat *st, char *why, size_t whylen)
+{
+	if (st->st_mode & S_ISUID)
+		return refuse(why, whylen,
+			      "set-user-ID: the dynamic loader ignores LD_PRELOAD for it");
+	if ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP))
+		return refuse(why, whylen,
+			      "set-group-ID: the dynamic loader ignores LD_PRELOAD for it");
+	if (getxattr(path, "security.capability", NULL, 0) > 0)
+		return refuse(why, whylen,
+			      "has file capabilities: the dynamic loader ignores LD_PRELOAD for it");
+	return 0;
+}
+
 static int check_elf(const char *path, const struct launcher_elf *e, const struct stat *st,
 		     char *why, size_t whylen)
 {
@@ -120,23 +138,31 @@ static int check_elf(const char *path, const struct launcher_elf *e, const struc
 	if (!e->has_interp)
 		return refuse(why, whylen,
 			      "statically linked: no dynamic loader runs, so nothing can be preloaded");
-	/*
-	 * For these the kernel sets AT_SECURE and the loader ignores LD_PRELOAD entries with a '/'.
-	 * Refuse rather than run the program silently without the library.
-	 */
-	if (st->st_mode & S_ISUID)
-		return refuse(why, whylen,
-			      "set-user-ID: the dynamic loader ignores LD_PRELOAD for it");
-	if ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP))
-		return refuse(why, whylen,
-			      "set-group-ID: the dynamic loader ignores LD_PRELOAD for it");
-	if (getxattr(path, "security.capability", NULL, 0) > 0)
-		return refuse(why, whylen,
-			      "has file capabilities: the dynamic loader ignores LD_PRELOAD for it");
+	return check_secure(path, st, why, whylen);
+}
+
+/*
+ * A file this user may execute but not read (mode 0111): the kernel runs it, but its headers
+ * cannot be looked at, so static and dynamic cannot be told apart. Its mode and capabilities
+ * can still be read, and those refusals stand. Otherwise accepted, with *unread set and the
+ * reason in why.
+ */
+static int check_unreadable(const char *path, int err, int *unread, char *why, size_t whylen)
+{
+	struct stat st;
+	int rc;
+
+	if (err != EACCES || stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+		return failed(err, why, whylen);
+	rc = check_secure(path, &st, why, whylen);
+	if (rc)
+		return rc;
+	*unread = 1;
+	snprintf(why, whylen, "cannot read %s (%s)", path, strerror(err));
 	return 0;
 }
 
-static int check_depth(const char *path, int depth, char *why, size_t whylen)
+static int check_depth(const char *path, int depth, int *unread, char *why, size_t whylen)
 {
 	char buf[LAUNCHER_SHEBANG_MAX], interp[LAUNCHER_SHEBANG_MAX], inner[512];
 	struct launcher_elf e;
@@ -146,7 +172,7 @@ static int check_depth(const char *path, int depth, char *why, size_t whylen)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return failed(errno, why, whylen);
+		return check_unreadable(path, errno, unread, why, whylen);
 	if (fstat(fd, &st) != 0) {
 		rc = failed(errno, why, whylen);
 		close(fd);
@@ -170,7 +196,7 @@ static int check_depth(const char *path, int depth, char *why, size_t whylen)
 		return refuse(why, whylen, "a #! script that names no interpreter");
 	if (depth >= LAUNCHER_MAX_SCRIPT_DEPTH)
 		return refuse(why, whylen, "too many nested #! interpreters");
-	if (!check_depth(interp, depth + 1, why, whylen))
+	if (!check_depth(interp, depth + 1, unread, why, whylen))
 		return 0;
 	/* The script itself was found: like a shell's "bad interpreter", this cannot run (126). */
 	snprintf(inner, sizeof(inner), "%s", why);
@@ -178,7 +204,8 @@ static int check_depth(const char *path, int depth, char *why, size_t whylen)
 	return LAUNCHER_EXIT_CANNOT_RUN;
 }
 
-int launcher_check(const char *path, char *why, size_t whylen)
+int launcher_check(const char *path, int *unread, char *why, size_t whylen)
 {
-	return check_depth(path, 0, why, whylen);
+	*unread = 0;
+	return check_depth(path, 0, unread, why, whylen);
 }

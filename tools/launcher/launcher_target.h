@@ -20,8 +20,11 @@ int launcher_resolve(const char *prog, char *out, size_t outlen, char *why, size
 /*
  * Accepts a dynamically linked x86_64 ELF program that is not set-user-ID, set-group-ID or
  * file-capable, and a #! script whose interpreter (followed up to 4 levels) is accepted.
- * Returns 0, or LAUNCHER_EXIT_CANNOT_RUN with the reason in why.
+ * Returns 0, or LAUNCHER_EXIT_CANNOT_RUN with the reason in why. A program (or interpreter)
+ * that may be executed but not read is accepted unless its mode or capabilities refuse it:
+ * then *unread is 1 and why says which file could not be read, as whether it is dynamically
+ * linked is unknown.
  */
-int launcher_check(const char *path, char *why, size_t whylen);
+int launcher_check(const char *path, int *unread, char *why, size_t whylen);
 
 #endif
