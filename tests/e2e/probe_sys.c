@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "callregs.h"
 #include "probe.h"
 
 static long fails;
@@ -20,12 +21,6 @@ static long fails;
 			fails++;                                                     \
 		}                                                                    \
 	} while (0)
-
-/* clock_gettime through libc's syscall() convention, for e2e_bracket. */
-static int via_syscall(clockid_t clk, struct timespec *ts)
-{
-	return (int)syscall(SYS_clock_gettime, clk, ts);
-}
 
 /* A six-argument call: a file mapped at a page offset (r10 flags, r8 fd, r9 offset) matches pread. */
 static void six_arguments(void)
@@ -81,10 +76,12 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 	struct e2e_tally raw = { 0 }, other = { 0 };
 
+	/* clock_gettime through syscall(), the timespec in the stack slot FASTRAW_SYSCALL=1 serves
+	   in-process: every run takes the same path. */
 	for (long i = 0; i < n; i++)
-		e2e_bracket(&raw, via_syscall, CLOCK_MONOTONIC_RAW);
+		e2e_bracket(&raw, e2e_syscall_clock, CLOCK_MONOTONIC_RAW);
 	for (long i = 0; i < 4000; i++)
-		e2e_bracket(&other, via_syscall, clocks[1 + i % 3]);
+		e2e_bracket(&other, e2e_syscall_clock, clocks[1 + i % 3]);
 	e2e_tally_print("", &raw);
 	e2e_tally_print("other_", &other);
 	six_arguments();

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: syscall(SYS_clock_gettime) keeps the kernel's contract: EFAULT for bad pointers, the system call itself for every id. */
+/* End-to-end: syscall(SYS_clock_gettime) keeps the kernel's contract: EFAULT for bad pointers, the system call itself for every id, every register for a later interposer. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,23 +19,19 @@ static long long stats_fast(const char *err)
 	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
 }
 
-/* The probe's matrix: 24 clock ids (3 of them RAW once truncated to an int) times 14 pointers,
-   2 of which are the mapped but unwritable pages. */
-#define MATRIX_CASES (24 * 14)
-#define RAW_UNWRITABLE (3 * 2)
+/* The probe's matrix: 24 clock ids (3 of them RAW once truncated to an int) times 16 pointers,
+   the mapped but unwritable and the unmapped pages among them. */
+#define MATRIX_CASES (24 * 16)
 
-static void run_efault(struct e2e_result *r, const char *const *env, const char *mode)
+static void run_efault(struct e2e_result *r, const char *const *env)
 {
-	const int optin = strcmp(mode, "optin") == 0;
-
 	const struct e2e_opts opts = { .env = env };
 
-	e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_EFAULT"), mode));
+	e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_EFAULT")));
 	e2e_assert_ok(r);
 	/* Every clock id, valid or not, times every pointer: the same return value and errno as the
 	   system call instruction, and never a signal. */
-	ck_assert_int_eq(e2e_int_value(r->out, "matrix_cases"), MATRIX_CASES - (optin ? RAW_UNWRITABLE : 0));
-	ck_assert_int_eq(e2e_int_value(r->out, "matrix_skipped"), optin ? RAW_UNWRITABLE : 0);
+	ck_assert_int_eq(e2e_int_value(r->out, "matrix_cases"), MATRIX_CASES);
 	ck_assert_msg(e2e_int_value(r->out, "matrix_bad") == 0, "%.*s", E2E_SHOWN, r->out);
 	/* Under a seccomp filter that makes clock_gettime's system call fail with a marker, every
 	   id other than RAW fails with it: syscall() issued the system call, not a vDSO call. */
@@ -48,7 +44,7 @@ START_TEST(default_is_the_kernel)
 {
 	struct e2e_result r;
 
-	run_efault(&r, E2E_ENV("FASTRAW_STATS=1"), "all");
+	run_efault(&r, E2E_ENV("FASTRAW_STATS=1"));
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_reached_kernel"), 1);
 	/* Nothing went through the library's clock code. */
 	ck_assert_int_eq(stats_fast(r.err), 0);
@@ -57,15 +53,15 @@ START_TEST(default_is_the_kernel)
 END_TEST
 
 /*
- * FASTRAW_SYSCALL=1: RAW with a usable pointer is served in-process; NULL, low, kernel,
- * non-canonical and page-straddling pointers still get the kernel's EFAULT. The two mapped but
- * unwritable pages are the documented exception and are left out of the matrix.
+ * FASTRAW_SYSCALL=1: RAW into the caller's stack page is served in-process; every other pointer,
+ * unmapped, read-only and PROT_NONE pages included, gets the kernel's answer (EFAULT), never a
+ * signal.
  */
-START_TEST(optin_keeps_efault_where_it_can)
+START_TEST(optin_keeps_efault)
 {
 	struct e2e_result r;
 
-	run_efault(&r, E2E_ENV("FASTRAW_SYSCALL=1"), "optin");
+	run_efault(&r, E2E_ENV("FASTRAW_SYSCALL=1"));
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_reached_kernel"), e2e_expect_passthrough() ? 1 : 0);
 	e2e_result_free(&r);
 }
@@ -76,7 +72,7 @@ START_TEST(optin_disabled_is_the_kernel)
 {
 	struct e2e_result r;
 
-	run_efault(&r, E2E_ENV("FASTRAW_SYSCALL=1", "FASTRAW_DISABLE=1"), "all");
+	run_efault(&r, E2E_ENV("FASTRAW_SYSCALL=1", "FASTRAW_DISABLE=1"));
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_reached_kernel"), 1);
 	e2e_result_free(&r);
 }
@@ -103,15 +99,61 @@ START_TEST(raw_fast_only_when_asked)
 }
 END_TEST
 
+/* The calls the register-spy probe makes, each through libfastraw's syscall() to the spy's. */
+static const char *const spy_cases[] = { "raw_stack",     "raw_null",       "raw_unmapped", "raw_read_only",
+					 "raw_prot_none", "raw_other_page", "monotonic",    "getppid" };
+
+/*
+ * With a syscall() interposer after libfastraw (spy_lib.c, in assembly), every call that is not
+ * served in-process reaches it with the six argument registers, %rax and the stack exactly as
+ * the caller left them: RAW with a 4th to 7th argument, RAW with bad pointers, other clocks and
+ * numbers, on the first call of the process (nothing resolved yet) and after. By default and
+ * when disabled nothing is served; with FASTRAW_SYSCALL=1 RAW into the caller's stack page is.
+ */
+START_TEST(later_interposer_sees_every_register)
+{
+	const char *const modes[][2] = { { NULL }, { "FASTRAW_SYSCALL=1", NULL },
+					 { "FASTRAW_SYSCALL=1", "FASTRAW_DISABLE=1" } };
+	const char *first = getenv("FR_PRELOAD_FIRST");
+	char *preload;
+	const char *env[4] = { NULL };
+	const struct e2e_opts opts = { .env = env, .no_preload = 1 };
+	struct e2e_result r;
+	char key[64];
+
+	ck_assert_int_gt(asprintf(&preload, "LD_PRELOAD=%s%s%s:%s", first && *first ? first : "",
+				  first && *first ? " " : "", e2e_need_env("FASTRAW_LIB"), e2e_need_env("FR_SPY_LIB")),
+			 0);
+	env[0] = preload;
+	env[1] = modes[_i][0];
+	env[2] = env[1] ? modes[_i][1] : NULL;
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_REGSPY")));
+	e2e_assert_ok(&r);
+	for (size_t c = 0; c < sizeof(spy_cases) / sizeof(spy_cases[0]); c++) {
+		const int served = _i == 1 && strcmp(spy_cases[c], "raw_stack") == 0;
+
+		snprintf(key, sizeof(key), "%s_as_kernel", spy_cases[c]);
+		ck_assert_msg(e2e_int_value(r.out, key) == 1, "%s:\n%.*s", key, E2E_SHOWN, r.out);
+		snprintf(key, sizeof(key), "%s_calls", spy_cases[c]);
+		ck_assert_msg(e2e_int_value(r.out, key) == (served ? 0 : 1), "%s:\n%.*s", key, E2E_SHOWN, r.out);
+		snprintf(key, sizeof(key), "%s_exact", spy_cases[c]);
+		ck_assert_msg(e2e_int_value(r.out, key) == !served, "%s:\n%.*s", key, E2E_SHOWN, r.out);
+	}
+	e2e_result_free(&r);
+	free(preload);
+}
+END_TEST
+
 static Suite *syscall_suite(void)
 {
 	Suite *s = suite_create("e2e_syscall");
 	TCase *tc = e2e_tcase(s, "syscall");
 
 	tcase_add_test(tc, default_is_the_kernel);
-	tcase_add_test(tc, optin_keeps_efault_where_it_can);
+	tcase_add_test(tc, optin_keeps_efault);
 	tcase_add_test(tc, optin_disabled_is_the_kernel);
 	tcase_add_loop_test(tc, raw_fast_only_when_asked, 0, 2);
+	tcase_add_loop_test(tc, later_interposer_sees_every_register, 0, 3);
 	return s;
 }
 
