@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "runtime/runtime.h"
+#include "sys/early.h"
 #include "sys/nextsym.h"
 
 #define FR_STR2(x) #x
@@ -17,7 +18,7 @@
 
 /* Called only from the assembly stub below. */
 void *fr_syscall_next(void);
-void fr_syscall_mode_read(void);
+int fr_syscall_mode_read(void);
 long fr_syscall_raw(long nr, long clk, struct timespec *p);
 long fr_syscall_none(void);
 
@@ -30,10 +31,17 @@ __attribute__((used)) void *fr_syscall_next(void)
 	return fr_next_cached(&next_syscall_cache, "syscall");
 }
 
-/* FASTRAW_SYSCALL as the runtime reads it (it never changes once read): racers store the same. */
-__attribute__((used)) void fr_syscall_mode_read(void)
+/*
+ * FASTRAW_SYSCALL as the runtime reads it (it never changes once read): racers store the same.
+ * Returns 0 when it cannot be read yet (before relocation the environment is out of reach):
+ * this call then goes on to the next syscall() and the mode stays unknown.
+ */
+__attribute__((used)) int fr_syscall_mode_read(void)
 {
+	if (!fr_relocated())
+		return 0;
 	__atomic_store_n(&raw_mode, fr_syscall_serves_raw() ? RAW_MODE_ON : RAW_MODE_OFF, __ATOMIC_RELAXED);
+	return 1;
 }
 
 /* RAW on the fast path, p already known writable (see the stub). In libc's convention, as syscall(). */
@@ -41,12 +49,15 @@ __attribute__((used)) long fr_syscall_raw(long nr, long clk, struct timespec *p)
 {
 	(void)nr;
 	(void)clk;
-	return __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE)(p);
+	return fr_raw_call(p);
 }
 
 /* No syscall() after ours, not even libc's: what libc answers for an unknown system call. */
 __attribute__((used)) long fr_syscall_none(void)
 {
+	/* Before relocation errno is out of reach. */
+	if (!fr_relocated())
+		return -1;
 	errno = ENOSYS;
 	return -1;
 }
@@ -127,6 +138,9 @@ __asm__(".text\n"
 	"mov %rax, %r11\n" RESTORE_ARGS "test %r11, %r11\n"
 	"jz fr_syscall_none\n"
 	"jmp *%r11\n"
-	"3:\n" SAVE_ARGS "call fr_syscall_mode_read\n" RESTORE_ARGS "jmp 0b\n"
+	"3:\n" SAVE_ARGS "call fr_syscall_mode_read\n"
+	"mov %eax, %r11d\n" RESTORE_ARGS "test %r11d, %r11d\n"
+	"jz 1b\n"
+	"jmp 0b\n"
 	".cfi_endproc\n"
 	".size syscall, .-syscall\n");
