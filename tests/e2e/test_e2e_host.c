@@ -86,7 +86,7 @@ START_TEST(ifunc_resolvers_call_every_export)
 {
 	static const char *const envs[][3] = {
 		{ "FASTRAW_SHADOW_VDSO=0", NULL, NULL },
-		{ "FASTRAW_SHADOW_VDSO=0", "FASTRAW_DEBUG=1", "FASTRAW_STATS=1" },
+		{ "FASTRAW_SYSCALL=1", "FASTRAW_DEBUG=1", "FASTRAW_STATS=1" },
 		{ "FASTRAW_SHADOW_VDSO=0", "LD_BIND_NOW=1", NULL },
 	};
 	struct e2e_result alone, r;
