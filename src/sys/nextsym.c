@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <link.h>
 
+#include "sys/copies.h"
 #include "sys/dynsym.h"
 #include "sys/elfsym.h"
 
@@ -56,7 +57,8 @@ static void *lookup_in(const struct link_map *m, const char *name)
 {
 	struct fr_elfsyms s;
 
-	if (fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, &s) != 0)
+	/* Another copy of libfastraw sends its calls back to the first: chaining to it would loop (sys/copies.h). */
+	if (fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, &s) != 0 || fr_copy_is(&s))
 		return NULL;
 	return fr_elfsyms_lookup_default(&s, name);
 }
