@@ -156,3 +156,15 @@ foreach(kind neg pos)
 endforeach()
 fr_add_e2e_probe(dlmopen e2e/probe_dlmopen.c)
 fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen)
+
+# Two copies of the library (two files) in one process, in every way they meet: one live copy.
+fr_add_e2e_probe(copies e2e/probe_copies.c)
+target_include_directories(e2e_probe_copies PRIVATE ${PROJECT_SOURCE_DIR}/include)
+fr_add_e2e_probe(copies_linked e2e/probe_copies.c)
+target_compile_definitions(e2e_probe_copies_linked PRIVATE PROBE_LINKED)
+target_link_libraries(e2e_probe_copies_linked PRIVATE fastraw)
+add_test(NAME e2e_copies
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/copies.sh
+          $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> $<TARGET_FILE:e2e_probe_copies>
+          $<TARGET_FILE:e2e_probe_copies_linked> $<TARGET_FILE:e2e_chain>)
+set_tests_properties(e2e_copies PROPERTIES LABELS e2e TIMEOUT 120)

@@ -8,6 +8,7 @@
 #include "source/calsrc.h"
 #include "source/convert.h"
 #include "source/fastpath.h"
+#include "sys/copies.h"
 #include "sys/counter.h"
 #include "sys/early.h"
 
@@ -29,6 +30,12 @@ static int64_t now_pass(void)
 /* NULL until the first call after relocation publishes the entry initialisation chose. */
 static fr_now_fn now_fn;
 
+/*
+ * A later copy of the library (sys/copies.h) publishes no state: the first copy's API answers
+ * for it. NULL in the first copy.
+ */
+static void *first_now, *first_ticks, *first_to_ns, *first_info;
+
 static __attribute__((noinline, cold)) int64_t now_init(void)
 {
 	const struct fr_status *st;
@@ -40,14 +47,19 @@ static __attribute__((noinline, cold)) int64_t now_init(void)
 			       (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec : -1;
 	fr_init();
 	st = fr_status_get();
-	/* Another thread is publishing: this call goes to the real vDSO. */
+	/*
+	 * No status in a later copy of the library: the first copy's function. The status is
+	 * published after fr_kd is written: its acquire load makes fr_kd visible.
+	 */
 	if (!st)
-		return now_pass();
-	/* The status is published after fr_kd is written: its acquire load makes fr_kd visible. */
-	if (st->active)
+		f = (fr_now_fn)fr_copy_first_cached(&first_now, "fastraw_now_ns");
+	else if (st->active)
 		f = fr_now_for(fr_kd.lay, st->counter);
 	else if (st->calibrated)
 		f = fr_calsrc_now_for(st->counter);
+	/* Otherwise another thread is publishing: this call goes to the real vDSO. */
+	if (!st && !f)
+		return now_pass();
 	if (!f)
 		f = now_pass;
 	__atomic_compare_exchange_n(&now_fn, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
@@ -67,11 +79,15 @@ static int ticks_mode = -1;
 static __attribute__((noinline)) uint64_t ticks_first(void)
 {
 	const struct fr_status *st;
+	uint64_t (*first)(void);
 
 	if (!fr_relocated())
 		return fr_rdtsc_lfence();
 	fr_init();
 	st = fr_status_get();
+	/* A later copy reads the first copy's counter, whichever that chose: every call comes here. */
+	if (!st && (first = (uint64_t(*)(void))fr_copy_first_cached(&first_ticks, "fastraw_ticks")))
+		return first();
 	/* lfence;rdtsc exists on every x86_64 CPU; it stands in while another thread publishes. */
 	if (!st)
 		return fr_rdtsc_lfence();
@@ -107,8 +123,11 @@ static const struct fr_status *status(void)
 FR_EXPORT int64_t fastraw_ticks_to_ns(uint64_t ticks)
 {
 	const struct fr_status *st = status();
+	int64_t (*first)(uint64_t);
 	int64_t ns;
 
+	if (!st && (first = (int64_t(*)(uint64_t))fr_copy_first_cached(&first_to_ns, "fastraw_ticks_to_ns")))
+		return first(ticks);
 	if (!st || !st->active || fr_ticks_to_ns(&fr_kd, ticks, &ns) != FR_OK)
 		return -1;
 	return ns;
@@ -118,11 +137,14 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 {
 	const struct fr_status *st;
 	struct fastraw_info full;
+	int (*first)(struct fastraw_info *);
 	size_t n;
 
 	if (!info || info->size < offsetof(struct fastraw_info, kernel))
 		return -1;
 	st = status();
+	if (!st && (first = (int (*)(struct fastraw_info *))fr_copy_first_cached(&first_info, "fastraw_info")))
+		return first(info);
 	if (!st)
 		return -1;
 	n = info->size < sizeof(full) ? info->size : sizeof(full);

@@ -10,6 +10,7 @@
 #include "runtime/decide.h"
 #include "source/calsrc.h"
 #include "source/fastpath.h"
+#include "sys/copies.h"
 #include "sys/dynsym.h"
 #include "sys/early.h"
 #include "sys/env.h"
@@ -250,6 +251,14 @@ static void init_once(void)
 	fr_real_fn real;
 	fr_raw_fn raw;
 
+	/*
+	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
+	 * RAW to it (and fr_pass the other clocks, sys/passthru.c) and publishes no state of its own.
+	 */
+	if (fr_copy_later()) {
+		__atomic_store_n(&fr_raw, fr_copy_raw, __ATOMIC_RELEASE);
+		return;
+	}
 	real = fr_real_get();
 	plan_make(&p, real);
 	/* The winner writes the state the fast path reads before the release store that publishes it. */

@@ -6,12 +6,10 @@
 #include <errno.h>
 #include <link.h>
 
+#include "sys/copies.h"
 #include "sys/dynsym.h"
 #include "sys/early.h"
 #include "sys/elfsym.h"
-
-/* The linker's name for this object's own dynamic section; the loader keeps the same address in l_ld. */
-extern ElfW(Dyn) _DYNAMIC[] __attribute__((weak, visibility("hidden")));
 
 /*
  * One walk of the caller's namespace by libc's dl_iterate_phdr, in the loader's order: the
@@ -30,14 +28,6 @@ struct walk {
 	int follows;
 };
 
-static int is_self(const struct dl_phdr_info *info)
-{
-	for (int i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-			return _DYNAMIC && info->dlpi_addr + info->dlpi_phdr[i].p_vaddr == (uintptr_t)_DYNAMIC;
-	return 0;
-}
-
 static int contains(const struct dl_phdr_info *info, uintptr_t a)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -49,11 +39,21 @@ static int contains(const struct dl_phdr_info *info, uintptr_t a)
 	return 0;
 }
 
+/*
+ * By the address of our own code, which the compiler forms relative to the instruction pointer:
+ * _DYNAMIC, a weak symbol, would be read from the GOT, which is still empty before relocation.
+ */
+int fr_phdr_is_self(const struct dl_phdr_info *info)
+{
+	return contains(info, (uintptr_t)fr_phdr_is_self);
+}
+
 static void *lookup_in(const struct dl_phdr_info *info, const char *name)
 {
 	struct fr_elfsyms s;
 
-	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0)
+	/* Another copy of libfastraw sends its calls back to the first: chaining to it would loop (sys/copies.h). */
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
 		return NULL;
 	return fr_elfsyms_lookup_default(&s, name);
 }
@@ -66,7 +66,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	if (!w->after_self) {
-		if (is_self(info)) {
+		if (fr_phdr_is_self(info)) {
 			w->after_self = w->self_at_start = 1;
 			return 0;
 		}

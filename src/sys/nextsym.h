@@ -21,6 +21,11 @@ void *fr_next_cached(void **cache, const char *name);
  */
 const char *fr_chain_problem(void);
 
+struct dl_phdr_info;
+
+/* Whether this dl_iterate_phdr entry is this object itself (its PT_DYNAMIC is our _DYNAMIC). */
+int fr_phdr_is_self(const struct dl_phdr_info *info);
+
 /* Whether this object is in the loader's list ahead of libc, i.e. was loaded at start, not dlopen'd. */
 int fr_self_loaded_at_start(void);
 
