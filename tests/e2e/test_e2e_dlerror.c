@@ -93,14 +93,23 @@ START_TEST(dlerror_launcher)
 }
 END_TEST
 
-/* The test interposer (chain_lib.c) has a dlsym of its own; in either order the texts are those it gives alone. */
+/*
+ * The test interposer (chain_lib.c) has a dlsym of its own; in either order the texts are those
+ * it gives alone. Not beside a sanitizer runtime, which that dlsym crashes with libfastraw or
+ * without it.
+ */
 START_TEST(dlerror_beside_interposer)
 {
 	const char *lib = e2e_need_env("FASTRAW_LIB"), *chain = e2e_need_env("FR_CHAIN_LIB");
-	char *glibc = glibc_alone(chain), *list, *ours;
+	const char *first = getenv("FR_PRELOAD_FIRST");
+	char *glibc, *list, *ours;
 
-	for (int first = 0; first <= 1; first++) {
-		ck_assert_int_gt(asprintf(&list, "%s:%s", first ? lib : chain, first ? chain : lib), 0);
+	if (first && *first)
+		return;
+	glibc = glibc_alone(chain);
+
+	for (int ours_first = 0; ours_first <= 1; ours_first++) {
+		ck_assert_int_gt(asprintf(&list, "%s:%s", ours_first ? lib : chain, ours_first ? chain : lib), 0);
 		ours = transcript(list, 0);
 		assert_same(glibc, ours, list);
 		free(ours);
