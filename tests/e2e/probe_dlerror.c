@@ -17,24 +17,24 @@ static void report(const char *what, void *found)
 		printf("%s: second dlerror: %s\n", what, e);
 }
 
-/* Every clock name and two others, through RTLD_DEFAULT and RTLD_NEXT, unversioned and versioned. */
+/* Every clock name and one other, through RTLD_DEFAULT and RTLD_NEXT, unversioned and versioned. */
 static void from_program(void)
 {
 	static const char *const names[] = { "clock_gettime", "__clock_gettime", "__vdso_clock_gettime",
-					     "fastraw_no_such_symbol" };
-	static const char *const versions[] = { "BOGUS_1.0", "GLIBC_2.17", "LINUX_2.6" };
+					     "fastraw_no_such_symbol", NULL };
+	static const char *const versions[] = { "BOGUS_1.0", "GLIBC_2.17", "LINUX_2.6", NULL };
 	char what[128];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(what, sizeof(what), "dlsym(RTLD_DEFAULT, %s)", names[i]);
-		report(what, dlsym(RTLD_DEFAULT, names[i]));
-		snprintf(what, sizeof(what), "dlsym(RTLD_NEXT, %s)", names[i]);
-		report(what, dlsym(RTLD_NEXT, names[i]));
-		for (size_t j = 0; j < sizeof(versions) / sizeof(versions[0]); j++) {
-			snprintf(what, sizeof(what), "dlvsym(RTLD_DEFAULT, %s, %s)", names[i], versions[j]);
-			report(what, dlvsym(RTLD_DEFAULT, names[i], versions[j]));
-			snprintf(what, sizeof(what), "dlvsym(RTLD_NEXT, %s, %s)", names[i], versions[j]);
-			report(what, dlvsym(RTLD_NEXT, names[i], versions[j]));
+	for (const char *const *n = names; *n; n++) {
+		snprintf(what, sizeof(what), "dlsym(RTLD_DEFAULT, %s)", *n);
+		report(what, dlsym(RTLD_DEFAULT, *n));
+		snprintf(what, sizeof(what), "dlsym(RTLD_NEXT, %s)", *n);
+		report(what, dlsym(RTLD_NEXT, *n));
+		for (const char *const *v = versions; *v; v++) {
+			snprintf(what, sizeof(what), "dlvsym(RTLD_DEFAULT, %s, %s)", *n, *v);
+			report(what, dlvsym(RTLD_DEFAULT, *n, *v));
+			snprintf(what, sizeof(what), "dlvsym(RTLD_NEXT, %s, %s)", *n, *v);
+			report(what, dlvsym(RTLD_NEXT, *n, *v));
 		}
 	}
 }
