@@ -168,3 +168,25 @@ add_test(NAME e2e_copies
           $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> $<TARGET_FILE:e2e_probe_copies>
           $<TARGET_FILE:e2e_probe_copies_linked> $<TARGET_FILE:e2e_chain>)
 set_tests_properties(e2e_copies PROPERTIES LABELS e2e TIMEOUT 120)
+
+# Lookups from a dlopen'd RTLD_LOCAL plugin (plugin_lib.c) and from the program, also built
+# without -pie, beside the test interposer and its variant without dlsym; failed lookups' dlerror
+# text against glibc's alone, also beside the test interposer and through the launcher.
+add_library(e2e_plugin SHARED e2e/plugin_lib.c)
+target_link_libraries(e2e_plugin PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
+add_library(e2e_chain_nodlsym SHARED e2e/chain_lib.c)
+target_compile_definitions(e2e_chain_nodlsym PRIVATE CHAIN_NO_DLSYM)
+target_link_libraries(e2e_chain_nodlsym PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
+fr_add_e2e_probe(plugin e2e/probe_plugin.c)
+fr_add_e2e_probe(plugin_nopie e2e/probe_plugin.c)
+target_compile_options(e2e_probe_plugin_nopie PRIVATE -fno-pie)
+target_link_options(e2e_probe_plugin_nopie PRIVATE -no-pie)
+fr_add_e2e_probe(dlerror e2e/probe_dlerror.c)
+fr_add_e2e_test(e2e_plugin plugin plugin_nopie)
+fr_add_e2e_test(e2e_dlerror dlerror)
+foreach(t e2e_plugin e2e_dlerror)
+  add_dependencies(test_${t} e2e_plugin e2e_chain e2e_chain_nodlsym fastraw-launcher)
+  set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT
+    "FR_PLUGIN=$<TARGET_FILE:e2e_plugin>" "FR_CHAIN_LIB=$<TARGET_FILE:e2e_chain>"
+    "FR_CHAIN_NODLSYM_LIB=$<TARGET_FILE:e2e_chain_nodlsym>" "FR_LAUNCHER=$<TARGET_FILE:fastraw-launcher>")
+endforeach()

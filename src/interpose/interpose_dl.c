@@ -15,14 +15,22 @@
 #define FR_EXPORT __attribute__((visibility("default")))
 
 /*
- * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT and to pick
- * the scope of RTLD_DEFAULT. So the exported entries are assembly stubs that ask a router where
- * to go and then jump there with the caller's frame intact: the next dlsym in the chain (a later
- * interposer's, else libc's) for every ordinary name, so that a later interposer sees each
- * lookup as it would without us; our wrapper only for the clock_gettime names.
+ * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT, to pick the
+ * scope of RTLD_DEFAULT and to name the object in dlerror's text. So the exported entries are
+ * assembly stubs that ask a router what to do, passing it that return address, and then either
+ * return the value it found or jump on with the caller's frame and arguments intact: to the next
+ * dlsym in the chain (a later interposer's, else libc's) for every ordinary name, so that a later
+ * interposer sees each lookup as it would without us, and for every lookup of a clock name that
+ * the router does not answer itself.
  */
-void *fr_dlsym_route(void *handle, const char *name);
-void *fr_dlvsym_route(void *handle, const char *name, const void *caller);
+struct fr_route {
+	void *jump;  /* where the stub jumps with the caller's frame and arguments, or NULL */
+	void *value; /* what the stub returns when jump is NULL */
+};
+
+/* Two pointers come back in rax and rdx (x86-64 SysV), which the stubs read. */
+struct fr_route fr_dlsym_route(void *handle, const char *name, const void *caller);
+struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *version, const void *caller);
 
 __asm__(".text\n"
 	".globl dlsym\n"
@@ -34,6 +42,7 @@ __asm__(".text\n"
 	".cfi_adjust_cfa_offset 8\n"
 	"push %rsi\n"
 	".cfi_adjust_cfa_offset 8\n"
+	"mov 16(%rsp), %rdx\n"
 	"sub $8, %rsp\n"
 	".cfi_adjust_cfa_offset 8\n"
 	"call fr_dlsym_route\n"
@@ -43,7 +52,12 @@ __asm__(".text\n"
 	".cfi_adjust_cfa_offset -8\n"
 	"pop %rdi\n"
 	".cfi_adjust_cfa_offset -8\n"
+	"test %rax, %rax\n"
+	"jz 1f\n"
 	"jmp *%rax\n"
+	"1:\n"
+	"mov %rdx, %rax\n"
+	"ret\n"
 	".cfi_endproc\n"
 	".size dlsym, .-dlsym\n"
 	".globl dlvsym\n"
@@ -57,15 +71,22 @@ __asm__(".text\n"
 	".cfi_adjust_cfa_offset 8\n"
 	"push %rdx\n"
 	".cfi_adjust_cfa_offset 8\n"
-	"mov 24(%rsp), %rdx\n"
+	"mov 24(%rsp), %rcx\n"
 	"call fr_dlvsym_route\n"
+	/* The value moves out of rdx, which the jump needs back as the version argument. */
+	"mov %rdx, %rcx\n"
 	"pop %rdx\n"
 	".cfi_adjust_cfa_offset -8\n"
 	"pop %rsi\n"
 	".cfi_adjust_cfa_offset -8\n"
 	"pop %rdi\n"
 	".cfi_adjust_cfa_offset -8\n"
+	"test %rax, %rax\n"
+	"jz 1f\n"
 	"jmp *%rax\n"
+	"1:\n"
+	"mov %rcx, %rax\n"
+	"ret\n"
 	".cfi_endproc\n"
 	".size dlvsym, .-dlvsym\n");
 
@@ -99,8 +120,6 @@ static void *replace(void *p)
 {
 	uintptr_t lo = fr_auxval(AT_SYSINFO_EHDR), hi = fr_elf_image_end((const void *)lo);
 
-	if (!p)
-		return NULL; /* not found: the caller sees libc's NULL and dlerror */
 	/* The image's own extent, not /proc: a sanitizer runtime gets here before it can run instrumented code. */
 	if (lo && (uintptr_t)p >= lo && (uintptr_t)p < hi)
 		return (void *)fr_vdso_clock_gettime;
@@ -119,68 +138,85 @@ static void *no_dlvsym(void *handle, const char *name, const char *version)
 	return NULL;
 }
 
+/* How the router answers a lookup of a clock name. */
+enum clock_way {
+	CLOCK_BY_CALLER, /* the stub goes on with the caller's frame: the loader's answer is the chain's */
+	CLOCK_REPLACED,  /* looked up from here, then replace() */
+	CLOCK_OURS,      /* looked up from here: libc's names found at all give ours */
+};
+
 /*
- * The next lookup runs from here, so the scope is ours: right for a handle and for RTLD_DEFAULT
- * (one global scope), and for RTLD_NEXT only when this library was dlopen'd (see the router).
+ * A lookup from here has our scope, the same as the caller's for a handle and for RTLD_DEFAULT
+ * (one global scope). RTLD_NEXT depends on where the caller is in the loader's list of objects
+ * loaded at start (nextsym.h):
+ * - after us, up to libc (a later interposer asking for the real clock_gettime, libc): the
+ *   caller's frame, so it gets what follows it, never ours back, which would loop;
+ * - before us (the program, an earlier preload): for dlsym the caller's frame too, as the first
+ *   definition after it is ours or that of an interposer between us. The loader passes over our
+ *   unversioned definition when dlvsym asks for a version, so dlvsym looks up from here instead:
+ *   it lands on what follows us, libc's becoming ours;
+ * - neither (a dlopen'd object and its constructor, an object after libc, generated code): the
+ *   loader searches the caller's own dependencies, libc in the end, which we cannot see. What
+ *   we find after us is what our clock_gettime goes on to, so finding either name at all gives
+ *   ours: everyone but a later interposer gets the fast path.
+ * When libfastraw itself was dlopen'd, RTLD_NEXT from here finds libc's, which replace() turns
+ * into ours.
  */
-static void *clock_dlsym(void *handle, const char *name)
+static enum clock_way clock_way(void *handle, const void *caller, int versioned)
+{
+	if (handle != RTLD_NEXT || !fr_self_loaded_at_start())
+		return CLOCK_REPLACED;
+	if (fr_follows_self(caller))
+		return CLOCK_BY_CALLER;
+	if (fr_precedes_self(caller))
+		return versioned ? CLOCK_REPLACED : CLOCK_BY_CALLER;
+	return CLOCK_OURS;
+}
+
+static struct fr_route go_on(void *next)
+{
+	return (struct fr_route){ next, NULL };
+}
+
+/*
+ * The stub returns what the lookup from here found. When it found nothing, the stub goes on to
+ * the next dlsym with the caller's frame, which fails the same lookup as the caller's: dlerror
+ * then names the object it names without us (the caller, for RTLD_DEFAULT and RTLD_NEXT), and a
+ * definition only the caller's scope holds is found after all.
+ */
+static struct fr_route answer(void *p, const char *name, enum clock_way way, void *next)
+{
+	if (!p)
+		return go_on(next);
+	if (way == CLOCK_OURS && is_libc_name(name))
+		return (struct fr_route){ NULL, (void *)fr_clock_gettime };
+	return (struct fr_route){ NULL, replace(p) };
+}
+
+__attribute__((used)) struct fr_route fr_dlsym_route(void *handle, const char *name, const void *caller)
 {
 	fr_dlsym_fn next = next_dlsym();
+	enum clock_way way;
 
-	return next ? replace(next(handle, name)) : NULL;
+	if (!next)
+		return go_on((void *)no_dlsym);
+	/* Before relocation: every lookup on to the next dlsym, with the caller's frame. */
+	if (!fr_relocated() || !is_clock_name(name) || (way = clock_way(handle, caller, 0)) == CLOCK_BY_CALLER)
+		return go_on((void *)next);
+	return answer(next(handle, name), name, way, (void *)next);
 }
 
-static void *clock_dlvsym(void *handle, const char *name, const char *version)
+__attribute__((used)) struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *version,
+							const void *caller)
 {
 	fr_dlvsym_fn next = next_dlvsym();
+	enum clock_way way;
 
-	return next ? replace(next(handle, name, version)) : NULL;
-}
-
-/*
- * RTLD_NEXT for a clock name goes on with the caller's frame when this library was loaded at
- * start: the loader's answer is then already the chain's (ours for a caller ahead of us; what
- * follows for a later interposer asking for the real one, which must never get ours back).
- * dlvsym is different: the loader passes over our unversioned definition when a version is
- * asked for, so only a caller after us (a later interposer, or libc) goes on with its frame.
- */
-static int clock_by_caller(void *handle)
-{
-	return handle == RTLD_NEXT && fr_self_loaded_at_start();
-}
-
-static int clock_by_caller_v(void *handle, const void *caller)
-{
-	return handle == RTLD_NEXT && fr_follows_self(caller);
-}
-
-__attribute__((used)) void *fr_dlsym_route(void *handle, const char *name)
-{
-	fr_dlsym_fn next;
-
-	/* Before relocation: every lookup on to the next dlsym, with the caller's frame. */
-	if (!fr_relocated()) {
-		next = next_dlsym();
-		return next ? (void *)next : (void *)no_dlsym;
-	}
-	if (is_clock_name(name) && !clock_by_caller(handle))
-		return (void *)clock_dlsym;
-	next = next_dlsym();
-	return next ? (void *)next : (void *)no_dlsym;
-}
-
-__attribute__((used)) void *fr_dlvsym_route(void *handle, const char *name, const void *caller)
-{
-	fr_dlvsym_fn next;
-
-	if (!fr_relocated()) {
-		next = next_dlvsym();
-		return next ? (void *)next : (void *)no_dlvsym;
-	}
-	if (is_clock_name(name) && !clock_by_caller_v(handle, caller))
-		return (void *)clock_dlvsym;
-	next = next_dlvsym();
-	return next ? (void *)next : (void *)no_dlvsym;
+	if (!next)
+		return go_on((void *)no_dlvsym);
+	if (!fr_relocated() || !is_clock_name(name) || (way = clock_way(handle, caller, 1)) == CLOCK_BY_CALLER)
+		return go_on((void *)next);
+	return answer(next(handle, name, version), name, way, (void *)next);
 }
 
 static void *next_getauxval_cache;

@@ -21,11 +21,12 @@
  */
 struct walk {
 	const char *name;      /* fr_next_sym: the name looked up */
-	uintptr_t addr;        /* fr_follows_self: the address placed */
+	uintptr_t addr;        /* fr_follows_self, fr_precedes_self: the address placed */
 	int after_self;        /* our own entry has gone by */
 	int self_at_start;     /* ... and before libc's */
 	void *found;
 	int follows;
+	int precedes;          /* addr is in an entry before ours (which counts once ours is seen) */
 };
 
 static int contains(const struct dl_phdr_info *info, uintptr_t a)
@@ -58,7 +59,7 @@ static void *lookup_in(const struct dl_phdr_info *info, const char *name)
 	return fr_elfsyms_lookup_default(&s, name);
 }
 
-/* Returns 1 to stop: at libc, at the first definition after ours, or once addr is placed. */
+/* Returns 1 to stop: at libc, at the first definition after ours, or once addr is placed (before or after ours). */
 static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct walk *w = arg;
@@ -68,8 +69,11 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	if (!w->after_self) {
 		if (fr_phdr_is_self(info)) {
 			w->after_self = w->self_at_start = 1;
-			return 0;
+			/* An address already placed before us cannot lie after us as well. */
+			return w->precedes;
 		}
+		if (!w->name && contains(info, w->addr))
+			w->precedes = 1;
 		/* libc before us: we were dlopen'd, and what follows libc is not the start-up chain. */
 		if (libc) {
 			if (w->name)
@@ -111,6 +115,14 @@ int fr_follows_self(const void *addr)
 
 	w.addr = (uintptr_t)addr;
 	return run(&w) == 0 && w.follows;
+}
+
+int fr_precedes_self(const void *addr)
+{
+	struct walk w = { 0 };
+
+	w.addr = (uintptr_t)addr;
+	return run(&w) == 0 && w.self_at_start && w.precedes;
 }
 
 void *fr_next_sym(const char *name)

@@ -35,4 +35,12 @@ int fr_self_loaded_at_start(void);
  */
 int fr_follows_self(const void *addr);
 
+/*
+ * Whether addr lies in an object before ours in that list (the program, earlier LD_PRELOAD
+ * entries and anything else the loader put ahead of us): 0 when this object was dlopen'd. So
+ * an address in neither this nor fr_follows_self's range is in libfastraw itself, in an object
+ * after libc, or outside every object loaded at start (a dlopen'd object, generated code).
+ */
+int fr_precedes_self(const void *addr);
+
 #endif

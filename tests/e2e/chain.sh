@@ -28,6 +28,16 @@ expect_ge1() {
 	[ "$(value "$1")" -ge 1 ] || fail "$1=$(value "$1"): the later interposer did not see the call"
 }
 
+# next_is FILE: the test interposer's own RTLD_NEXT lookups of clock_gettime, plain and versioned, land in FILE.
+next_is() {
+	for key in interposer_next_from interposer_next_versioned_from; do
+		case $(value $key) in
+		"$1" | */"$1") ;;
+		*) fail "$key=$(value $key), expected $1" ;;
+		esac
+	done
+}
+
 # What holds whichever order: every clock, lookup and system call reaches the test interposer,
 # and RAW values lie inside the kernel's bracket.
 common() {
@@ -56,6 +66,8 @@ common
 expect_ours
 grep -q "^clock_gettime_from=$lib" "$T/out" || fail "clock_gettime does not bind to libfastraw"
 expect_eq raw_seen 0
+# The later interposer asking RTLD_NEXT for the real clock_gettime gets libc's, never ours back.
+next_is libc.so.6
 
 run "libfastraw first, FASTRAW_STATS=1 (the counting wrapper forwards too)" \
 	env FASTRAW_STATS=1 LD_PRELOAD="$lib:$chain" "$probe"
@@ -67,6 +79,8 @@ common
 expect_ours
 grep -q "^clock_gettime_from=$chain" "$T/out" || fail "clock_gettime does not bind to the test interposer"
 [ "$(value raw_seen)" -ge 20000 ] || fail "raw_seen=$(value raw_seen): the first interposer must see every RAW call"
+# The first interposer's RTLD_NEXT leads to us, as it leads to whatever follows it.
+next_is "$lib"
 
 run "launcher, test interposer already in LD_PRELOAD" env LD_PRELOAD="$chain" "$launcher" --lib "$lib" -- "$probe"
 common

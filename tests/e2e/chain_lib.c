@@ -62,12 +62,15 @@ EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
 	return ret;
 }
 
+/* Built with CHAIN_NO_DLSYM, the interposer leaves dlsym alone, as faketime does. */
+#ifndef CHAIN_NO_DLSYM
 EXPORT void *dlsym(void *handle, const char *name)
 {
 	resolve();
 	count(&counts.dlsym);
 	return real_dlsym(handle, name);
 }
+#endif
 
 EXPORT unsigned long getauxval(unsigned long type)
 {
@@ -91,6 +94,14 @@ EXPORT long syscall(long nr, ...)
 }
 
 EXPORT void e2e_chain_counts(struct chain_counts *out);
+EXPORT void e2e_chain_next_clock(void **plain, void **versioned);
+
+/* Both results are stored, so neither call is a tail call: the loader sees this object as the caller. */
+void e2e_chain_next_clock(void **plain, void **versioned)
+{
+	*plain = dlsym(RTLD_NEXT, "clock_gettime");
+	*versioned = dlvsym(RTLD_NEXT, "clock_gettime", "GLIBC_2.17");
+}
 
 void e2e_chain_counts(struct chain_counts *out)
 {

@@ -14,4 +14,11 @@ struct chain_counts {
 /* Copies the counts so far; found by the probe with dlsym (which itself counts as one call). */
 typedef void (*chain_counts_fn)(struct chain_counts *out);
 
+/*
+ * e2e_chain_next_clock: dlsym(RTLD_NEXT, "clock_gettime") and dlvsym(RTLD_NEXT, "clock_gettime",
+ * "GLIBC_2.17") from the test interposer itself, through whichever dlsym and dlvsym its own
+ * references bind to (libfastraw's when libfastraw comes first).
+ */
+typedef void (*chain_next_clock_fn)(void **plain, void **versioned);
+
 #endif

@@ -46,6 +46,8 @@ int main(void)
 {
 	struct chain_counts a, b;
 	struct e2e_tally t = { 0 };
+	chain_next_clock_fn next_clock;
+	void *plain, *versioned;
 	e2e_clock_fn found;
 	long pid;
 
@@ -55,6 +57,12 @@ int main(void)
 		return 2;
 	}
 	printf("clock_gettime_from=%s\n", where(dlsym(RTLD_DEFAULT, "clock_gettime")));
+	next_clock = (chain_next_clock_fn)dlsym(RTLD_DEFAULT, "e2e_chain_next_clock");
+	if (next_clock) {
+		next_clock(&plain, &versioned);
+		printf("interposer_next_from=%s\n", where(plain));
+		printf("interposer_next_versioned_from=%s\n", where(versioned));
+	}
 
 	a = now();
 	printf("realtime_shift=%ld\n", realtime_shift(clock_gettime));
