@@ -7,7 +7,10 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ksys.h"
 
@@ -88,6 +91,22 @@ static inline const char *e2e_served_by(const char *sym)
 	if (!p || !dladdr(p, &info) || !info.dli_fname)
 		return "?";
 	return info.dli_fname;
+}
+
+/* The vDSO's address as the kernel gave it (/proc/self/auxv), whatever getauxval says; 0 if unknown. */
+static inline unsigned long e2e_kernel_ehdr(void)
+{
+	unsigned long v[2];
+	int fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
+	unsigned long found = 0;
+
+	if (fd < 0)
+		return 0;
+	while (read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) && v[0] != AT_NULL)
+		if (v[0] == AT_SYSINFO_EHDR)
+			found = v[1];
+	close(fd);
+	return found;
 }
 
 #endif

@@ -64,22 +64,6 @@ static int install_filter(void)
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 }
 
-/* The kernel's AT_SYSINFO_EHDR, from /proc/self/auxv: neither libc's getauxval nor the library's. */
-static unsigned long kernel_ehdr(void)
-{
-	unsigned long v[2];
-	int fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
-	unsigned long found = 0;
-
-	if (fd < 0)
-		return 0;
-	while (read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) && v[0] != AT_NULL)
-		if (v[0] == AT_SYSINFO_EHDR)
-			found = v[1];
-	close(fd);
-	return found;
-}
-
 static char out[4096];
 static size_t used;
 
@@ -122,7 +106,7 @@ int main(void)
 	void *vdso, *p_default, *p_next, *p_vdso;
 	struct timespec ts;
 
-	kernel = kernel_ehdr();
+	kernel = e2e_kernel_ehdr();
 	/* Loaded before the filter: dlopen of an object already there still takes the loader's paths. */
 	vdso = dlopen("linux-vdso.so.1", RTLD_NOW | RTLD_NOLOAD);
 	memset(&sa, 0, sizeof(sa));

@@ -11,21 +11,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-/* The kernel's AT_SYSINFO_EHDR, from /proc/self/auxv: neither libc's getauxval nor the library's. */
-static uintptr_t kernel_ehdr(void)
-{
-	unsigned long v[2];
-	int fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
-	uintptr_t found = 0;
-
-	if (fd < 0)
-		return 0;
-	while (read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) && v[0] != AT_NULL)
-		if (v[0] == AT_SYSINFO_EHDR)
-			found = v[1];
-	close(fd);
-	return found;
-}
+#include "probe.h"
 
 /* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
 static int maps_vdso(uintptr_t *lo, uintptr_t *hi)
@@ -79,7 +65,7 @@ static int each(struct dl_phdr_info *info, size_t size, void *data)
 
 int main(void)
 {
-	uintptr_t ehdr = (uintptr_t)getauxval(AT_SYSINFO_EHDR), kernel = kernel_ehdr();
+	uintptr_t ehdr = (uintptr_t)getauxval(AT_SYSINFO_EHDR), kernel = e2e_kernel_ehdr();
 	struct walk w = { .ehdr = ehdr };
 	Dl_info di;
 	int have_maps = maps_vdso(&w.lo, &w.hi) == 0;
