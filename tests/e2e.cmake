@@ -155,7 +155,10 @@ foreach(kind neg pos)
   target_link_libraries(e2e_probe_bias_${kind} PRIVATE e2e_bias_${kind}_one e2e_bias_${kind}_two)
 endforeach()
 fr_add_e2e_probe(dlmopen e2e/probe_dlmopen.c)
-fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen)
+# Opens libe2e_ctor.so beside itself in a thread.
+fr_add_e2e_probe(firstcall e2e/probe_firstcall.c)
+fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen firstcall)
+add_dependencies(test_e2e_host e2e_ctor)
 
 # Two copies of the library (two files) in one process, in every way they meet: one live copy.
 fr_add_e2e_probe(copies e2e/probe_copies.c)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "interpose/prime.h"
 #include "runtime/runtime.h"
 #include "sys/early.h"
 #include "sys/stats.h"
@@ -61,4 +62,7 @@ FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__(
 static void __attribute__((constructor)) fr_ctor(void)
 {
 	fr_init();
+	fr_pass_prime();
+	fr_dl_prime();
+	fr_syscall_prime();
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sys/auxv.h>
 
+#include "interpose/prime.h"
 #include "interpose/shadow.h"
 #include "runtime/runtime.h"
 #include "sys/dynsym.h"
@@ -230,7 +231,7 @@ static unsigned long fr_getauxval(unsigned long type)
 
 	/* Before relocation: the next one's answer as it is (errno is out of reach, no shadow). */
 	if (!fr_relocated())
-		return next ? next(type) : 0;
+		return next ? next(type) : fr_early_auxval(type);
 	if (!next) {
 		errno = ENOENT;
 		return 0;
@@ -246,3 +247,10 @@ static unsigned long fr_getauxval(unsigned long type)
 
 FR_EXPORT unsigned long getauxval(unsigned long type) __attribute__((alias("fr_getauxval")));
 FR_EXPORT unsigned long __getauxval(unsigned long type) __attribute__((alias("fr_getauxval")));
+
+void fr_dl_prime(void)
+{
+	next_dlsym();
+	next_dlvsym();
+	fr_next_cached(&next_getauxval_cache, "getauxval");
+}

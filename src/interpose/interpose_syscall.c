@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "interpose/prime.h"
 #include "runtime/runtime.h"
 #include "sys/early.h"
 #include "sys/nextsym.h"
@@ -20,7 +21,7 @@
 void *fr_syscall_next(void);
 int fr_syscall_mode_read(void);
 long fr_syscall_raw(long nr, long clk, struct timespec *p);
-long fr_syscall_none(void);
+long fr_syscall_none(long nr, long a, long b, long c, long d, long e, long f);
 
 static __attribute__((used)) void *next_syscall_cache;
 static __attribute__((used)) int raw_mode = RAW_MODE_UNKNOWN;
@@ -52,14 +53,34 @@ __attribute__((used)) long fr_syscall_raw(long nr, long clk, struct timespec *p)
 	return fr_raw_call(p);
 }
 
-/* No syscall() after ours, not even libc's: what libc answers for an unknown system call. */
-__attribute__((used)) long fr_syscall_none(void)
+/*
+ * No syscall() after ours, not even libc's: the system call itself, in libc's convention (before
+ * relocation -1 without errno, which is out of reach then). Reached by a jump with the caller's
+ * registers and stack: the seventh argument is the caller's stack word.
+ */
+__attribute__((used)) long fr_syscall_none(long nr, long a, long b, long c, long d, long e, long f)
 {
-	/* Before relocation errno is out of reach. */
-	if (!fr_relocated())
-		return -1;
-	errno = ENOSYS;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	if ((unsigned long)ret < -4095UL)
+		return ret;
+	if (fr_relocated())
+		errno = (int)-ret;
 	return -1;
+}
+
+void fr_syscall_prime(void)
+{
+	fr_syscall_next();
+	if (__atomic_load_n(&raw_mode, __ATOMIC_RELAXED) == RAW_MODE_UNKNOWN)
+		fr_syscall_mode_read();
 }
 
 /*

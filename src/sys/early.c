@@ -101,6 +101,7 @@ static const struct r_debug *early;
 const struct r_debug *fr_rdebug(void)
 {
 	unsigned long v[AUXV_WORDS];
+	uintptr_t base;
 	long n;
 
 	if (fr_relocated())
@@ -108,7 +109,24 @@ const struct r_debug *fr_rdebug(void)
 	if (early)
 		return early;
 	n = read_auxv(v);
-	if (n > 0)
-		early = from_interpreter(auxv_get(v, n, AT_BASE));
+	if (n <= 0)
+		return NULL;
+	/*
+	 * ld.so run as the program (`ld.so ./prog`, `ld.so --preload`): the kernel loaded no
+	 * interpreter, so AT_BASE is 0, and what it mapped is ld.so itself, whose program headers
+	 * (AT_PHDR) follow its ELF header in its first page. from_interpreter checks either.
+	 */
+	base = auxv_get(v, n, AT_BASE);
+	if (!base)
+		base = auxv_get(v, n, AT_PHDR) & ~(uintptr_t)4095;
+	early = from_interpreter(base);
 	return early;
+}
+
+unsigned long fr_early_auxval(unsigned long type)
+{
+	unsigned long v[AUXV_WORDS];
+	long n = read_auxv(v);
+
+	return n > 0 ? auxv_get(v, n, type) : 0;
 }

@@ -28,4 +28,12 @@ static inline int fr_relocated(void)
  */
 const struct r_debug *fr_rdebug(void);
 
+/*
+ * The kernel's auxiliary vector entry for type (0 if none), read by raw system calls: the last
+ * resort before relocation when not even libc's getauxval can be found. glibc's own answers
+ * differ for AT_HWCAP and AT_HWCAP2 on some CPUs (it keeps its loader's view), so this is never
+ * the first choice.
+ */
+unsigned long fr_early_auxval(unsigned long type);
+
 #endif

@@ -136,6 +136,19 @@ int fr_pass_first(clockid_t clk, struct timespec *ts)
 	return f(clk, ts);
 }
 
+void fr_pass_prime(void)
+{
+	fr_clock_fn f, expected = NULL;
+
+	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE))
+		return;
+	f = fr_pass_target();
+	if (f == vdso_libc_convention)
+		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
+	else
+		__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
 /* The counting wrapper's target, set before the wrapper is published. */
 static fr_clock_fn counted;
 

@@ -106,6 +106,14 @@ fr_clock_fn fr_pass_target(void);
 /* The chain's next clock_gettime when it is another interposer's, NULL when it is libc's own (or none). */
 fr_clock_fn fr_pass_interposer(void);
 
+/*
+ * Resolves and publishes the pass-through target as the first call would, without making one.
+ * The constructor calls it, so that no later first call walks the loader's list: that walk
+ * takes the loader's lock, on which a child forked while another thread held it would wait
+ * forever, as would a signal handler that interrupted its own thread inside it.
+ */
+void fr_pass_prime(void);
+
 /* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
 void fr_pass_count(void);
 

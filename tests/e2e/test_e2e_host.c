@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: odd but legal linking never breaks the host: exports called before we are relocated, libraries the loader moved, a dlmopen namespace. */
+/* End-to-end: odd but legal linking never breaks the host: exports called before we are relocated, libraries the loader moved, a dlmopen namespace, first calls where the loader's lock is held. */
 #define _GNU_SOURCE
 #include "harness.h"
 
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * In a FASTRAW_SANITIZE build the probes and the library are instrumented: code that runs while
@@ -166,6 +167,50 @@ START_TEST(dlmopen_namespace)
 }
 END_TEST
 
+/*
+ * ld.so run as the program (`ld.so ./prog`): the kernel then gives AT_BASE 0, and the exports
+ * called before relocation must find the loader another way. The same answers as without us.
+ */
+START_TEST(ifunc_resolvers_under_ldso_as_program)
+{
+	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=0") };
+	struct e2e_result r;
+
+	if (sanitized() || access(ldso, X_OK) != 0)
+		return;
+	e2e_run(&r, &opts, E2E_ARGV(ldso, e2e_need_env("FR_PROBE_EARLY")));
+	e2e_assert_ok(&r);
+	assert_record(r.out, "dep_", 1);
+	assert_record(r.out, "own_", 1);
+	assert_record(r.out, "main_", 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * The first call of each async-signal-safe export (MONOTONIC, REALTIME, syscall(), getauxval,
+ * RAW) in a child forked while other threads of its parent take the loader's lock (dlopen and
+ * dlclose, dl_iterate_phdr), and in a handler that interrupted its own thread inside
+ * dl_iterate_phdr: none may wait on that lock. Each child has a 2 s alarm.
+ */
+START_TEST(first_calls_where_the_loader_lock_is_held)
+{
+	static const char *const modes[] = { "fork", "signal" };
+	struct e2e_result r;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const struct e2e_opts opts = { 0 };
+
+		e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTCALL"), modes[i], "100"));
+		e2e_assert_ok(&r);
+		ck_assert_msg(e2e_int_value(r.out, "hung") == 0, "%s: %.*s", modes[i], E2E_SHOWN, r.out);
+		ck_assert_int_eq(e2e_int_value(r.out, "runs"), 100);
+		e2e_result_free(&r);
+	}
+}
+END_TEST
+
 static Suite *host_suite(void)
 {
 	Suite *s = suite_create("e2e_host");
@@ -176,6 +221,8 @@ static Suite *host_suite(void)
 	tcase_add_test(tc, moved_library_negative_bias);
 	tcase_add_test(tc, moved_library_positive_bias);
 	tcase_add_test(tc, dlmopen_namespace);
+	tcase_add_test(tc, ifunc_resolvers_under_ldso_as_program);
+	tcase_add_test(tc, first_calls_where_the_loader_lock_is_held);
 	suite_add_tcase(s, tc);
 	return s;
 }
