@@ -91,6 +91,9 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	return libc;
 }
 
+static int chain_ready(void);
+static int chain_self_at_start;
+
 /* 0 after a walk, -1 when libc's dl_iterate_phdr cannot be found (nothing was read). */
 static int run(struct walk *w)
 {
@@ -106,6 +109,8 @@ int fr_self_loaded_at_start(void)
 {
 	struct walk w = { 0 };
 
+	if (chain_ready() == 0)
+		return chain_self_at_start;
 	return run(&w) == 0 && w.self_at_start;
 }
 
@@ -125,11 +130,94 @@ int fr_precedes_self(const void *addr)
 	return run(&w) == 0 && w.self_at_start && w.precedes;
 }
 
+/*
+ * The objects after ours up to libc's, as the first walk found them: loaded at start and never
+ * unloaded, so the record stays true for the life of the process, and later lookups read it
+ * without another walk (and without the loader's lock). Copies of libfastraw and objects whose
+ * tables cannot be read are left out, as the walk passes over them. When we were dlopen'd it
+ * holds libc alone.
+ */
+#define CHAIN_MAX 32
+
+enum { CHAIN_NONE, CHAIN_BUILDING, CHAIN_READY };
+
+static int chain_state = CHAIN_NONE;
+static int chain_n;
+static struct fr_elfsyms chain[CHAIN_MAX];
+
+struct record {
+	int after_self, self_at_start, complete, n;
+};
+
+static int add(struct record *r, const struct dl_phdr_info *info)
+{
+	struct fr_elfsyms s;
+
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
+		return 0;
+	if (r->n == CHAIN_MAX)
+		return -1;
+	chain[r->n++] = s;
+	return 0;
+}
+
+/* Returns 1 to stop: at libc, or when the record would overflow (then it is not published). */
+static int record(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct record *r = arg;
+	int libc = info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+
+	(void)size;
+	if (!r->after_self) {
+		if (fr_phdr_is_self(info)) {
+			r->after_self = r->self_at_start = 1;
+			return 0;
+		}
+		if (!libc)
+			return 0;
+		r->complete = add(r, info) == 0;
+		return 1;
+	}
+	if (info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1"))
+		return 0;
+	if (add(r, info) != 0)
+		return 1;
+	return r->complete = libc;
+}
+
+/* The record, made by the first caller that claims it; 0 when it is there to read. */
+static int chain_ready(void)
+{
+	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE;
+	fr_iterate_fn iterate;
+	struct record r = { 0 };
+
+	if (st == CHAIN_READY)
+		return 0;
+	/* Another thread (or a handler's interrupted thread) is recording: walk on our own. */
+	if (st != CHAIN_NONE || !(iterate = fr_dl_iterate_phdr()) ||
+	    !__atomic_compare_exchange_n(&chain_state, &expected, CHAIN_BUILDING, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return -1;
+	iterate(record, &r);
+	chain_n = r.n;
+	chain_self_at_start = r.self_at_start;
+	__atomic_store_n(&chain_state, r.complete ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
+	return r.complete ? 0 : -1;
+}
+
 void *fr_next_sym(const char *name)
 {
 	struct walk w = { 0 };
 	struct fr_elfsyms libc;
+	void *p;
 
+	if (chain_ready() == 0) {
+		for (int i = 0; i < chain_n; i++)
+			if ((p = fr_elfsyms_lookup_default(&chain[i], name)))
+				return p;
+		return NULL;
+	}
 	w.name = name;
 	if (run(&w) == 0 && (w.found || w.after_self))
 		return w.found;
