@@ -7,10 +7,11 @@
 /*
  * Known releases only: 3.10-3.19, 4.0-4.20, 5.0-5.2. The gtod layout changed from the 3.10 one
  * (seqcount_t, then a clock struct starting at +8) to the 3.16 one (unsigned seq, vclock_mode at
- * +4) at 3.15 or 3.16: KERNEL-DATA.md leaves that boundary unverified, so 3.15 is given the 3.10
- * layout here and fr_gtod_read's plausibility checks must catch a wrong guess. Distribution
- * kernels ("3.10.0-*.el7") may carry later vDSO backports (unverified): a 3.16-layout page read
- * as 3.10 is rejected (its "mode" is half of cycle_last), so a caller can try FR_GTOD_4_X.
+ * +4) at 3.15 or 3.16: docs/kernel-data.md §2.2 leaves that boundary unverified, so 3.15 is
+ * given the 3.10 layout here and fr_gtod_read's plausibility checks must catch a wrong guess.
+ * Distribution kernels ("3.10.0-*.el7") may carry later vDSO backports (unverified): a
+ * 3.16-layout page read as 3.10 is rejected (its "mode" is half of cycle_last), so a caller can
+ * try FR_GTOD_4_X.
  */
 int fr_gtod_era_for_release(const char *release)
 {

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 /*
- * The pre-5.3 data page (vsyscall_gtod_data at vvar+128), in the layouts of ../shared
- * KERNEL-DATA.md §2.1-2.3: 3.10, 3.16-4.19, 4.20-5.2. It has no RAW data; its mult is the
+ * The pre-5.3 data page (vsyscall_gtod_data at vvar+128), in the layouts of
+ * docs/kernel-data.md §2.1-2.3: 3.10, 3.16-4.19, 4.20-5.2. It has no RAW data; its mult is the
  * NTP-adjusted one, good enough for a seed. Clock mode numbers differ by era (§5 table).
  */
 enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20 };

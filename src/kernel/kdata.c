@@ -6,7 +6,7 @@
 
 /*
  * Facts from include/vdso/datapage.h, arch/x86/entry/vdso/vdso-layout.lds.S and
- * lib/vdso/datastore.c of each era (see ../shared/KERNEL-DATA.md for sources):
+ * lib/vdso/datastore.c of each era (docs/kernel-data.md §2 names the sources):
  * 5.3:  [vvar] = vdso - 3 pages (vvar, pvclock, hvclock); vdso_data[2] at +0x80, 240 bytes each.
  * 5.6:  a fourth page, timens, holds the real data inside a namespace; marker VCLOCK_TIMENS = UINT_MAX.
  * 5.7:  the marker becomes VDSO_CLOCKMODE_TIMENS = INT_MAX.
@@ -31,7 +31,7 @@ static const struct fr_layout layouts[] = {
  * 7.3's include/vdso/datapage.h and arch/x86/include/asm/vdso/{vsyscall,gettimeofday}.h give
  * the same struct vdso_clock (0xE8), aux_clock_data[8], hrtimer_res at 0x918, [vvar] 6 pages
  * below the vDSO and the 6.10 delta rules, and their vDSO reads RAW at vdso - 0x6000 + 0xE8.
- * 6.18 was measured; 6.19-7.1 lie between and are taken to match (KERNEL-DATA.md section 12).
+ * 6.18 was measured; 6.19-7.1 lie between and are taken to match (docs/kernel-data.md §11).
  */
 static const struct {
 	unsigned major, minor;

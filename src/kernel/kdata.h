@@ -82,7 +82,7 @@ void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volat
 
 /*
  * The newest kernel release whose data-page layout and vDSO code this build was checked against
- * (7.2 and 7.3 from Debian's headers and vDSO binaries; ../shared/KERNEL-DATA.md section 12).
+ * (7.2 and 7.3 from Debian's headers and vDSO binaries; docs/kernel-data.md §11).
  * A newer release is not refused for its number: see runtime/locate.h.
  */
 #define FR_NEWEST_KNOWN_MAJOR 7u

@@ -42,7 +42,7 @@ int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, int relocated,
 
 /*
  * Whether this libc's loader rewrote, in memory, the dynamic section of an object loaded with
- * this bias whose PT_DYNAMIC has these flags (docs: the kernel data notes' loader section):
+ * this bias whose PT_DYNAMIC has these flags (docs/kernel-data.md §12, the loader's view):
  * glibc adds the bias to a fixed list of entries unless the bias is 0 or (since 2.35) PT_DYNAMIC
  * is read-only (the vDSO's is), except on MIPS and RISC-V; musl never does. Older glibc would
  * have faulted writing a read-only one, so the rule holds for every glibc a process runs on.

@@ -35,8 +35,8 @@ static uint64_t inject(void)
 }
 
 /*
- * A kvm-clock snapshot as this project's kvm-clock hosts show it (KERNEL-DATA §1): a 1 GHz
- * clocksource (mult 2^23, shift 23, max_cycles 0x1cd42e4dffb) over a pvclock page with
+ * A kvm-clock snapshot as this project's kvm-clock hosts show it (docs/kernel-data.md §1.2): a
+ * 1 GHz clocksource (mult 2^23, shift 23, max_cycles 0x1cd42e4dffb) over a pvclock page with
  * mul 0xf446a645, shift -1 and the stable bit, its tsc_timestamp a little before now.
  */
 static void synthetic_pvclock(void)

@@ -253,8 +253,9 @@ START_TEST(layout_by_name)
 						  "6.10-6.12", "6.13-6.14", "6.15-6.16", "6.17+" };
 	static const char *const release[N_ERAS] = { "5.4.0", "5.6.1", "5.15.0", "6.8.0",
 						     "6.11.2", "6.14.0", "6.16.1", "6.19.0" };
-	/* §5: [vvar] is 3 pages below the vDSO in 5.3-5.5, 4 in 5.6-6.14, 6 from 6.15; the pvclock page
-	 * is [vvar]+1 until 6.12, then vdso-2 pages: [vvar]+2 (6.13-6.14) and [vvar]+4 (6.15+). */
+	/* docs/kernel-data.md §5: [vvar] is 3 pages below the vDSO in 5.3-5.5, 4 in 5.6-6.14, 6 from
+	 * 6.15; the pvclock page is [vvar]+1 until 6.12, then vdso-2 pages: [vvar]+2 (6.13-6.14)
+	 * and [vvar]+4 (6.15+). */
 	static const uint32_t below[N_ERAS] = { 3, 4, 4, 4, 4, 4, 6, 6 };
 	static const uint32_t vclock[N_ERAS] = { 1, 1, 1, 1, 1, 2, 4, 4 };
 	static const enum fr_rules rules[N_ERAS] = { FR_RULES_5_3, FR_RULES_5_3, FR_RULES_5_3, FR_RULES_6_5,

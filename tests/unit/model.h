@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* An independent model of the x86 vDSO's RAW arithmetic, written from KERNEL-DATA.md §3 and §6 with u128. */
+/* An independent model of the x86 vDSO's RAW arithmetic, written from docs/kernel-data.md §3 and §6 with u128. */
 #ifndef FR_TEST_MODEL_H
 #define FR_TEST_MODEL_H
 
@@ -87,7 +87,7 @@ static inline int m_pvclock(uint64_t tsc, uint64_t tsc_timestamp, uint64_t syste
 }
 
 /*
- * Hyper-V reference time for one TSC value (KERNEL-DATA §7): the high 64 bits of the full
+ * Hyper-V reference time for one TSC value (docs/kernel-data.md §7): the high 64 bits of the full
  * 128-bit product tsc * scale, plus offset modulo 2^64. Returns 0 for sequence 0 (invalid page:
  * the vDSO makes the system call).
  */

@@ -8,7 +8,7 @@
 #include "source/fastpath.h"
 
 /*
- * Offsets from KERNEL-DATA.md. §2.7: CS_RAW entry 0x170 (5.3-6.9: 0x80 + 240-byte vdso_data),
+ * Offsets from docs/kernel-data.md §2.7: CS_RAW entry 0x170 (5.3-6.9: 0x80 + 240-byte vdso_data),
  * 0x178 (6.10-6.12: 0x80 + 248), 0xF8 (6.13-6.14: 0 + 248), 0xE8 (6.15+: 0 + 232).
  * hrtimer_res sits after basetime[12] and the two tz ints of clock_data[0]: 0x80 + 32 + 192 + 8 =
  * 0x168 (5.3-6.9), 8 later with max_cycles (0x170 for 6.10, 0xF0 for 6.13), after
@@ -42,7 +42,8 @@ void synth_put64(uint8_t *p, uint64_t v)
 
 /*
  * Pages start inaccessible, like the kernel's timens and vclock pages that fault (SIGBUS) until
- * used (KERNEL-DATA §1, §5): a reader that touches a page it has no business with crashes the test.
+ * used (docs/kernel-data.md §1.1, §5): a reader that touches a page it has no business with
+ * crashes the test.
  */
 static uint8_t *map_none(size_t pages)
 {

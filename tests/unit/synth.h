@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Synthetic vDSO data pages of each era, laid out from KERNEL-DATA.md, and their expected readings. */
+/* Synthetic vDSO data pages of each era, laid out from docs/kernel-data.md, and their expected readings. */
 #ifndef FR_TEST_SYNTH_H
 #define FR_TEST_SYNTH_H
 
@@ -11,8 +11,8 @@
 #include "model.h"
 
 /*
- * One era's page geometry as KERNEL-DATA.md states it (§2.4-2.7 offsets, §5 modes, §8 namespaces),
- * kept apart from src/kernel/kdata.c's table so that the pages test the library's offsets.
+ * One era's page geometry as docs/kernel-data.md states it (§2.4-2.7 offsets, §5 modes, §8
+ * namespaces), kept apart from src/kernel/kdata.c's table so that the pages test the library's offsets.
  */
 struct era {
 	const char *name;      /* key for fr_layout_by_name */

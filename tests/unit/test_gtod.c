@@ -14,7 +14,7 @@
 /*
  * Kernel-mirroring copies of struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h), written
  * from the field types so that the compiler, not a table, places the fields; the static asserts
- * tie them to KERNEL-DATA.md §2.1-2.3. Only the leading fields and a little of what follows.
+ * tie them to docs/kernel-data.md §2.1-2.3. Only the leading fields and a little of what follows.
  */
 struct k3_10_gtod { /* upstream 3.10.25 */
 	uint32_t seq; /* seqcount_t without lockdep */
@@ -122,7 +122,7 @@ static void build(uint8_t *pg, enum fr_gtod_era era, const struct gv *v)
 	}
 }
 
-/* A TSC clocksource of about 2.096 GHz (the synthetic TSC of KERNEL-DATA §1). */
+/* A TSC clocksource of about 2.096 GHz (the synthetic TSC of docs/kernel-data.md §1.3). */
 static const struct gv tsc_vals = { 42, 1, 0x0001234567890abcULL, ~0ULL, 8004479, 24 };
 
 START_TEST(era_for_release)

@@ -8,7 +8,7 @@
 #include "run_suite.h"
 #include "synth.h"
 
-/* A TSC clocksource of about 2.1 GHz (mult 8004479, shift 24, as in KERNEL-DATA §1.3). */
+/* A TSC clocksource of about 2.1 GHz (mult 8004479, shift 24, as in docs/kernel-data.md §1.3). */
 static const struct clockvals tsc_clock = {
 	.seq = 2, .mode = FR_MODE_TSC, .L = 1000000000000ULL, .max = 0x7fffffffffULL,
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,

@@ -24,7 +24,7 @@ static struct fr_maps parse(const char *text)
 	return m;
 }
 
-/* As on the 6.18 development VM (KERNEL-DATA §1): [vvar] 4 pages, [vvar_vclock] 2, [vdso] 2. */
+/* As on the 6.18 development VM (docs/kernel-data.md §1.1): [vvar] 4 pages, [vvar_vclock] 2, [vdso] 2. */
 static const char maps_618[] =
 	"55d0c8a00000-55d0c8a02000 r--p 00000000 fe:00 1311 /usr/bin/cat\n"
 	"55d0ca1b2000-55d0ca1d3000 rw-p 00000000 00:00 0                          [heap]\n"

@@ -12,7 +12,7 @@ static const enum fr_rules lib_rules[] = { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_
 static const enum m_era model_era[] = { M_5_3, M_6_5, M_6_10 };
 static const char *const rules_name[] = { "5.3", "6.5", "6.10" };
 
-/* kvm-clock as measured (KERNEL-DATA §1): mult 2^23, shift 23, max_cycles 0x1cd42e4dffb. */
+/* kvm-clock as measured (docs/kernel-data.md §1.2): mult 2^23, shift 23, max_cycles 0x1cd42e4dffb. */
 #define KVM_MULT (1u << 23)
 #define KVM_SHIFT 23u
 #define KVM_MAX 0x1cd42e4dffbULL

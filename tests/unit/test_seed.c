@@ -295,12 +295,12 @@ START_TEST(shift_and_pvclock_agree_with_khz)
 	}
 	/* kvm-clock's 1 GHz (mult 2^23, shift 23) is exactly 1 ns per tick. */
 	ck_assert_uint_eq(fr_seed_mult_from_shift(1u << 23, 23), fr_seed_mult_from_khz(1000000));
-	/* The synthetic TSC mode of KERNEL-DATA §1: 8004479/24 is 2095978.514 kHz. */
+	/* The synthetic TSC mode of docs/kernel-data.md §1.3: 8004479/24 is 2095978.514 kHz. */
 	expect_ppm(fr_seed_mult_from_shift(8004479, 24), fr_seed_mult_from_khz(2095979), "8004479/24");
 	/* This project's VMs: pvclock mul 0xf4462c11, shift -1 is 2096.006 MHz (README). */
 	expect_ppm(fr_seed_mult_from_pvclock(0xf4462c11u, -1), fr_seed_mult_from_khz(2096006), "pvclock");
-	/* The pvclock page of KERNEL-DATA §1: 0xf446a645, -1 is 2095.990 MHz. */
-	expect_ppm(fr_seed_mult_from_pvclock(0xf446a645u, -1), fr_seed_mult_from_khz(2095990), "pvclock §1");
+	/* The pvclock page of docs/kernel-data.md §1.2: 0xf446a645, -1 is 2095.990 MHz. */
+	expect_ppm(fr_seed_mult_from_pvclock(0xf446a645u, -1), fr_seed_mult_from_khz(2095990), "pvclock §1.2");
 	/* A slow TSC: mul 0.5 scaled by 2^2 is 2 ns per tick, 500 MHz. */
 	ck_assert_uint_eq(fr_seed_mult_from_pvclock(0x80000000u, 2), fr_seed_mult_from_khz(500000));
 }
