@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The install as a user meets it (label install): a relocated prefix used through pkg-config,
-# find_package and LD_PRELOAD; the Debian package; the man pages rendered and in step with the code.
+# find_package and LD_PRELOAD; the Debian package; libfastraw built inside another project; the
+# man pages rendered and in step with the code.
 include(GNUInstallDirs)
 get_property(fr_man_pages GLOBAL PROPERTY FASTRAW_MAN_PAGES)
 string(REPLACE ";" " " fr_man_pages "${fr_man_pages}")
@@ -20,7 +21,7 @@ set(fr_install_env
 # the consumers and the package are checked in normal builds only.
 set(fr_install_cases man_render)
 if(NOT FASTRAW_SANITIZE)
-  list(APPEND fr_install_cases consumers deb)
+  list(APPEND fr_install_cases consumers deb subproject)
 endif()
 foreach(case ${fr_install_cases})
   add_test(NAME install_${case} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh)
