@@ -167,11 +167,14 @@ static enum clock_way clock_way(void *handle, const void *caller, int versioned)
 {
 	if (handle != RTLD_NEXT || !fr_self_loaded_at_start())
 		return CLOCK_REPLACED;
-	if (fr_follows_self(caller))
+	switch (fr_place_of(caller)) {
+	case FR_PLACE_AFTER:
 		return CLOCK_BY_CALLER;
-	if (fr_precedes_self(caller))
+	case FR_PLACE_BEFORE:
 		return versioned ? CLOCK_REPLACED : CLOCK_BY_CALLER;
-	return CLOCK_OURS;
+	default:
+		return CLOCK_OURS;
+	}
 }
 
 static struct fr_route go_on(void *next)

@@ -19,14 +19,9 @@ int fr_copy_is(const struct fr_elfsyms *s)
 /* The dynamic tables of a dl_iterate_phdr entry; -1 for the vDSO, which is neither a copy nor anything to bind to. */
 static int tables(const struct dl_phdr_info *info, struct fr_elfsyms *s)
 {
-	if (info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1"))
+	if (fr_phdr_is_vdso(info))
 		return -1;
 	return fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s);
-}
-
-static int is_libc(const struct dl_phdr_info *info)
-{
-	return info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
 }
 
 /*
@@ -48,7 +43,7 @@ static int visit_first(struct dl_phdr_info *info, size_t size, void *arg)
 	struct fr_elfsyms s;
 
 	(void)size;
-	if (fr_phdr_is_self(info) || is_libc(info))
+	if (fr_phdr_is_self(info) || fr_phdr_is_libc(info))
 		return 1;
 	if (tables(info, &s) == 0 && fr_copy_is(&s)) {
 		w->first = s;
@@ -64,7 +59,7 @@ static int visit_between(struct dl_phdr_info *info, size_t size, void *arg)
 	struct fr_elfsyms s;
 
 	(void)size;
-	if (fr_phdr_is_self(info) || is_libc(info))
+	if (fr_phdr_is_self(info) || fr_phdr_is_libc(info))
 		return 1;
 	if (tables(info, &s) != 0)
 		return 0;

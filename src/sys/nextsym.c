@@ -11,26 +11,10 @@
 #include "sys/early.h"
 #include "sys/elfsym.h"
 
-/*
- * One walk of the caller's namespace by libc's dl_iterate_phdr, in the loader's order: the
- * program, LD_PRELOAD's entries, their dependencies breadth first (libc among them), then what
- * dlopen added. Each entry comes with its program headers, which say where its segments are
- * and how the loader left its dynamic section; the loader's lock keeps the list still meanwhile.
- * The vDSO has an entry too but is outside the global scope: its clock_gettime has the kernel's
- * calling convention, never a libc-convention target.
- */
-struct walk {
-	const char *name;      /* fr_next_sym: the name looked up */
-	uintptr_t addr;        /* fr_follows_self, fr_precedes_self: the address placed */
-	int after_self;        /* our own entry has gone by */
-	int self_at_start;     /* ... and before libc's */
-	void *found;
-	int follows;
-	int precedes;          /* addr is in an entry before ours (which counts once ours is seen) */
-};
-
-static int contains(const struct dl_phdr_info *info, uintptr_t a)
+int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr)
 {
+	uintptr_t a = (uintptr_t)addr;
+
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
@@ -46,185 +30,218 @@ static int contains(const struct dl_phdr_info *info, uintptr_t a)
  */
 int fr_phdr_is_self(const struct dl_phdr_info *info)
 {
-	return contains(info, (uintptr_t)fr_phdr_is_self);
+	return fr_phdr_contains(info, (const void *)fr_phdr_is_self);
 }
 
-static void *lookup_in(const struct dl_phdr_info *info, const char *name)
+int fr_phdr_is_libc(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+}
+
+int fr_phdr_is_vdso(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1");
+}
+
+/*
+ * Walks of the caller's namespace by libc's dl_iterate_phdr, in the loader's order: the program,
+ * LD_PRELOAD's entries, their dependencies breadth first (libc among them), then what dlopen
+ * added. Each entry comes with its program headers, which say where its segments are and how the
+ * loader left its dynamic section; the loader's lock keeps the list still meanwhile.
+ *
+ * The chain walk hands each() the tables of every object after ours up to libc's, in order, and
+ * stops when each() returns 1. It passes over the vDSO (outside the global scope: its
+ * clock_gettime has the kernel's calling convention, never a libc-convention target), copies of
+ * libfastraw (a later copy sends its calls back to the first, so chaining to one would loop:
+ * sys/copies.h) and objects whose tables cannot be read. When libc comes before our entry we were
+ * dlopen'd, and what follows libc is not the start-up chain: libc alone is handed over.
+ */
+struct chain_walk {
+	int (*each)(const struct fr_elfsyms *s, void *arg);
+	void *arg;
+	int self_at_start; /* our entry came before libc's */
+	int reached_libc;  /* the walk went as far as libc, each() stopping it there or not */
+};
+
+/* Returns 1 when each() stopped the walk. */
+static int hand(struct chain_walk *c, const struct dl_phdr_info *info)
 {
 	struct fr_elfsyms s;
 
-	/* Another copy of libfastraw sends its calls back to the first: chaining to it would loop (sys/copies.h). */
 	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
-		return NULL;
-	return fr_elfsyms_lookup_default(&s, name);
+		return 0;
+	return c->each(&s, c->arg);
 }
 
-/* Returns 1 to stop: at libc, at the first definition after ours, or once addr is placed (before or after ours). */
-static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	struct walk *w = arg;
-	int libc = info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+	struct chain_walk *c = arg;
+	int libc = fr_phdr_is_libc(info);
 
 	(void)size;
-	if (!w->after_self) {
+	if (!c->self_at_start) {
 		if (fr_phdr_is_self(info)) {
-			w->after_self = w->self_at_start = 1;
-			/* An address already placed before us cannot lie after us as well. */
-			return w->precedes;
+			c->self_at_start = 1;
+			return 0;
 		}
-		if (!w->name && contains(info, w->addr))
-			w->precedes = 1;
-		/* libc before us: we were dlopen'd, and what follows libc is not the start-up chain. */
-		if (libc) {
-			if (w->name)
-				w->found = lookup_in(info, w->name);
-			return 1;
-		}
-		return 0;
+		if (!libc)
+			return 0;
+		hand(c, info);
+		return c->reached_libc = 1;
 	}
-	if (info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1"))
+	if (fr_phdr_is_vdso(info))
 		return 0;
-	if (w->name && (w->found = lookup_in(info, w->name)))
-		return 1;
-	if (!w->name && contains(info, w->addr))
-		return w->follows = 1;
-	return libc;
+	c->reached_libc = libc;
+	return hand(c, info) || libc;
 }
 
-static int chain_ready(void);
-static int chain_self_at_start;
-
 /* 0 after a walk, -1 when libc's dl_iterate_phdr cannot be found (nothing was read). */
-static int run(struct walk *w)
+static int chain_run(struct chain_walk *c)
 {
 	fr_iterate_fn iterate = fr_dl_iterate_phdr();
 
 	if (!iterate)
 		return -1;
-	iterate(visit, w);
+	iterate(chain_visit, c);
 	return 0;
 }
 
-int fr_self_loaded_at_start(void)
-{
-	struct walk w = { 0 };
-
-	if (chain_ready() == 0)
-		return chain_self_at_start;
-	return run(&w) == 0 && w.self_at_start;
-}
-
-int fr_follows_self(const void *addr)
-{
-	struct walk w = { 0 };
-
-	w.addr = (uintptr_t)addr;
-	return run(&w) == 0 && w.follows;
-}
-
-int fr_precedes_self(const void *addr)
-{
-	struct walk w = { 0 };
-
-	w.addr = (uintptr_t)addr;
-	return run(&w) == 0 && w.self_at_start && w.precedes;
-}
-
 /*
- * The objects after ours up to libc's, as the first walk found them: loaded at start and never
- * unloaded, so the record stays true for the life of the process, and later lookups read it
- * without another walk (and without the loader's lock). Copies of libfastraw and objects whose
- * tables cannot be read are left out, as the walk passes over them. When we were dlopen'd it
- * holds libc alone.
+ * The objects after ours up to libc's, as the first chain walk found them: loaded at start and
+ * never unloaded, so the record stays true for the life of the process, and later lookups read
+ * it without another walk (and without the loader's lock).
  */
 #define CHAIN_MAX 32
 
 enum { CHAIN_NONE, CHAIN_BUILDING, CHAIN_READY };
 
 static int chain_state = CHAIN_NONE;
-static int chain_n;
+static int chain_n, chain_self_at_start;
 static struct fr_elfsyms chain[CHAIN_MAX];
 
-struct record {
-	int after_self, self_at_start, complete, n;
-};
-
-static int add(struct record *r, const struct dl_phdr_info *info)
+/* Records one object; 1 (stop, the record is not published) when it would overflow. */
+static int add(const struct fr_elfsyms *s, void *arg)
 {
-	struct fr_elfsyms s;
+	int *overflow = arg;
 
-	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
-		return 0;
-	if (r->n == CHAIN_MAX)
-		return -1;
-	chain[r->n++] = s;
+	if (chain_n == CHAIN_MAX)
+		return *overflow = 1;
+	chain[chain_n++] = *s;
 	return 0;
-}
-
-/* Returns 1 to stop: at libc, or when the record would overflow (then it is not published). */
-static int record(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct record *r = arg;
-	int libc = info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
-
-	(void)size;
-	if (!r->after_self) {
-		if (fr_phdr_is_self(info)) {
-			r->after_self = r->self_at_start = 1;
-			return 0;
-		}
-		if (!libc)
-			return 0;
-		r->complete = add(r, info) == 0;
-		return 1;
-	}
-	if (info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1"))
-		return 0;
-	if (add(r, info) != 0)
-		return 1;
-	return r->complete = libc;
 }
 
 /* The record, made by the first caller that claims it; 0 when it is there to read. */
 static int chain_ready(void)
 {
-	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE;
-	fr_iterate_fn iterate;
-	struct record r = { 0 };
+	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE, overflow = 0;
+	struct chain_walk c = { add, &overflow, 0, 0 };
+	int ok;
 
 	if (st == CHAIN_READY)
 		return 0;
 	/* Another thread (or a handler's interrupted thread) is recording: walk on our own. */
-	if (st != CHAIN_NONE || !(iterate = fr_dl_iterate_phdr()) ||
-	    !__atomic_compare_exchange_n(&chain_state, &expected, CHAIN_BUILDING, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	if (st != CHAIN_NONE || !__atomic_compare_exchange_n(&chain_state, &expected, CHAIN_BUILDING, 0,
+							     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return -1;
-	iterate(record, &r);
-	chain_n = r.n;
-	chain_self_at_start = r.self_at_start;
-	__atomic_store_n(&chain_state, r.complete ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
-	return r.complete ? 0 : -1;
+	chain_n = 0;
+	ok = chain_run(&c) == 0 && c.reached_libc && !overflow;
+	chain_self_at_start = c.self_at_start;
+	__atomic_store_n(&chain_state, ok ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
+	return ok ? 0 : -1;
+}
+
+static int stop(const struct fr_elfsyms *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 1;
+}
+
+int fr_self_loaded_at_start(void)
+{
+	struct chain_walk c = { stop, NULL, 0, 0 };
+
+	if (chain_ready() == 0)
+		return chain_self_at_start;
+	return chain_run(&c) == 0 && c.self_at_start;
+}
+
+/* A lookup by name along the chain: the first default definition. */
+struct find_name {
+	const char *name;
+	void *found;
+};
+
+static int find(const struct fr_elfsyms *s, void *arg)
+{
+	struct find_name *f = arg;
+
+	return (f->found = fr_elfsyms_lookup_default(s, f->name)) != NULL;
 }
 
 void *fr_next_sym(const char *name)
 {
-	struct walk w = { 0 };
+	struct find_name f = { name, NULL };
+	struct chain_walk c = { find, &f, 0, 0 };
 	struct fr_elfsyms libc;
-	void *p;
 
 	if (chain_ready() == 0) {
 		for (int i = 0; i < chain_n; i++)
-			if ((p = fr_elfsyms_lookup_default(&chain[i], name)))
-				return p;
-		return NULL;
+			if (find(&chain[i], &f))
+				break;
+		return f.found;
 	}
-	w.name = name;
-	if (run(&w) == 0 && (w.found || w.after_self))
-		return w.found;
+	if (chain_run(&c) == 0 && (c.self_at_start || c.reached_libc))
+		return f.found;
 	/* Our entry not seen (another namespace's list): libc's own, as for a dlopen'd copy. */
 	if (fr_dynsym_object("libc.so.6", &libc) != 0)
 		return NULL;
 	return fr_elfsyms_lookup_default(&libc, name);
+}
+
+/*
+ * Where an address lies in the loader's list relative to our entry, by one walk: before it
+ * (the vDSO included), after it up to libc's, or neither.
+ */
+struct place {
+	const void *addr;
+	int after_self, before, after;
+};
+
+static int place_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct place *p = arg;
+
+	(void)size;
+	if (!p->after_self) {
+		if (fr_phdr_is_self(info)) {
+			p->after_self = 1;
+			/* An address already placed before us cannot lie after us as well. */
+			return p->before;
+		}
+		if (fr_phdr_contains(info, p->addr))
+			p->before = 1;
+		/* libc before us: we were dlopen'd, and no address is before or after us. */
+		return fr_phdr_is_libc(info);
+	}
+	if (fr_phdr_is_vdso(info))
+		return 0;
+	if (fr_phdr_contains(info, p->addr))
+		return p->after = 1;
+	return fr_phdr_is_libc(info);
+}
+
+enum fr_place fr_place_of(const void *addr)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+	struct place p = { addr, 0, 0, 0 };
+
+	if (!iterate)
+		return FR_PLACE_UNKNOWN;
+	iterate(place_visit, &p);
+	if (!p.after_self)
+		return FR_PLACE_NEITHER;
+	return p.before ? FR_PLACE_BEFORE : p.after ? FR_PLACE_AFTER : FR_PLACE_NEITHER;
 }
 
 const char *fr_chain_problem(void)

@@ -8,7 +8,8 @@
  * first object after ours in the loader's list of objects loaded at start (later LD_PRELOAD
  * entries, their dependencies and the program's) that defines it, else libc's own. When this
  * object was dlopen'd rather than loaded at start, libc's. NULL if even libc has no such name.
- * Reads only loaded ELF tables: no allocation, no locks, no system call, async-signal-safe.
+ * Reads only loaded ELF tables: no allocation, no system call. The first call walks the loader's
+ * list under the loader's lock and records the chain; later calls read the record.
  */
 void *fr_next_sym(const char *name);
 
@@ -23,24 +24,29 @@ const char *fr_chain_problem(void);
 
 struct dl_phdr_info;
 
-/* Whether this dl_iterate_phdr entry is this object itself (its PT_DYNAMIC is our _DYNAMIC). */
+/* Whether addr lies in one of this dl_iterate_phdr entry's PT_LOAD segments. */
+int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr);
+
+/* Whether this dl_iterate_phdr entry is this object itself (it holds our own code). */
 int fr_phdr_is_self(const struct dl_phdr_info *info);
+
+/* Whether this entry is libc (file name libc.so.6), or the vDSO (linux-vdso.so.1). */
+int fr_phdr_is_libc(const struct dl_phdr_info *info);
+int fr_phdr_is_vdso(const struct dl_phdr_info *info);
 
 /* Whether this object is in the loader's list ahead of libc, i.e. was loaded at start, not dlopen'd. */
 int fr_self_loaded_at_start(void);
 
-/*
- * Whether addr lies in an object after ours in that list, up to libc (a later interposer, a
- * dependency, libc itself): 0 when this object was dlopen'd.
- */
-int fr_follows_self(const void *addr);
+/* Where an address lies in the loader's list of objects loaded at start, relative to ours. */
+enum fr_place {
+	FR_PLACE_BEFORE,  /* in an object before ours: the program, earlier LD_PRELOAD entries, the vDSO */
+	FR_PLACE_AFTER,   /* in an object after ours, up to libc (a later interposer, a dependency, libc) */
+	FR_PLACE_NEITHER, /* libfastraw itself, an object after libc, outside every object loaded at
+			     start (a dlopen'd one, generated code); always when this object was dlopen'd */
+	FR_PLACE_UNKNOWN, /* the list cannot be walked */
+};
 
-/*
- * Whether addr lies in an object before ours in that list (the program, earlier LD_PRELOAD
- * entries and anything else the loader put ahead of us): 0 when this object was dlopen'd. So
- * an address in neither this nor fr_follows_self's range is in libfastraw itself, in an object
- * after libc, or outside every object loaded at start (a dlopen'd object, generated code).
- */
-int fr_precedes_self(const void *addr);
+/* One walk of the list (under the loader's lock, for a moment). */
+enum fr_place fr_place_of(const void *addr);
 
 #endif
