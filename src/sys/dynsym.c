@@ -8,12 +8,6 @@
 
 #include "sys/early.h"
 
-struct find {
-	const char *base;
-	struct fr_elfsyms *out;
-	int found;
-};
-
 int fr_path_is(const char *path, const char *base)
 {
 	const char *slash = path;
@@ -22,17 +16,6 @@ int fr_path_is(const char *path, const char *base)
 		if (*p == '/')
 			slash = p + 1;
 	return fr_streq(slash, base);
-}
-
-static int visit(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct find *f = arg;
-
-	(void)size;
-	if (!info->dlpi_name || !fr_path_is(info->dlpi_name, f->base))
-		return 0;
-	f->found = fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, f->out) == 0;
-	return 1;
 }
 
 /*
@@ -44,7 +27,7 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
  * which is how glibc's build links it (its own start-up writes to it), so the loader's rule for
  * a writable one applies.
  */
-static int libc_from_link_map(struct fr_elfsyms *out)
+int fr_libc_tables(struct fr_elfsyms *out)
 {
 	const struct r_debug *r = fr_rdebug();
 
@@ -64,31 +47,18 @@ fr_iterate_fn fr_dl_iterate_phdr(void)
 
 	if (p)
 		return (fr_iterate_fn)p;
-	if (libc_from_link_map(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+	if (fr_libc_tables(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
 		return NULL;
 	/* Racers find the same address: publishing twice is harmless. */
 	__atomic_store_n(&iterate_cache, p, __ATOMIC_RELEASE);
 	return (fr_iterate_fn)p;
 }
 
-int fr_dynsym_object(const char *base, struct fr_elfsyms *out)
-{
-	struct find f = { base, out, 0 };
-	fr_iterate_fn iterate;
-
-	if (fr_streq(base, "libc.so.6") && libc_from_link_map(out) == 0)
-		return 0;
-	if (!(iterate = fr_dl_iterate_phdr()))
-		return -1;
-	iterate(visit, &f);
-	return f.found ? 0 : -1;
-}
-
 void *fr_libc_sym(const char *name, const char *version)
 {
 	struct fr_elfsyms s;
 
-	if (fr_dynsym_object("libc.so.6", &s) != 0)
+	if (fr_libc_tables(&s) != 0)
 		return NULL;
 	return fr_elfsyms_lookup(&s, name, version);
 }

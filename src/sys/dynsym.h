@@ -11,12 +11,10 @@
 int fr_path_is(const char *path, const char *base);
 
 /*
- * Fills out with the dynamic tables of the loaded object whose file name ends in "/" base or is
- * base (e.g. "libc.so.6"): libc from the loader's link_map list, any other object from libc's
- * own dl_iterate_phdr (its program headers say how to read its dynamic section). No allocation,
- * never dlsym. Returns 0 or -1.
+ * Fills out with libc's dynamic tables (libc.so.6, from the loader's link_map list, read without
+ * a call, also before this object is relocated). No allocation, never dlsym. Returns 0 or -1.
  */
-int fr_dynsym_object(const char *base, struct fr_elfsyms *out);
+int fr_libc_tables(struct fr_elfsyms *out);
 
 struct dl_phdr_info;
 typedef int (*fr_iterate_fn)(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);

@@ -194,7 +194,7 @@ void *fr_next_sym(const char *name)
 	if (chain_run(&c) == 0 && (c.self_at_start || c.reached_libc))
 		return f.found;
 	/* Our entry not seen (another namespace's list): libc's own, as for a dlopen'd copy. */
-	if (fr_dynsym_object("libc.so.6", &libc) != 0)
+	if (fr_libc_tables(&libc) != 0)
 		return NULL;
 	return fr_elfsyms_lookup_default(&libc, name);
 }
@@ -248,7 +248,7 @@ const char *fr_chain_problem(void)
 {
 	struct fr_elfsyms libc;
 
-	if (fr_dynsym_object("libc.so.6", &libc) != 0)
+	if (fr_libc_tables(&libc) != 0)
 		return "libc.so.6 not in the loader's list or its symbol table unreadable: lookups, getauxval and syscall() have nothing to pass to";
 	if (!fr_dl_iterate_phdr())
 		return "libc has no dl_iterate_phdr: every next definition is libc's own, later interposers are passed over";
