@@ -137,7 +137,7 @@ static int defined_between(const struct fr_elfsyms *from, const char *name)
 	return w.found;
 }
 
-static void *first_clock_cache, *after_clock_cache;
+static void *first_clock_cache;
 
 /* Set while this thread is inside the first copy's clock_gettime on this copy's behalf. */
 static __thread int forwarding __attribute__((tls_model("initial-exec")));
@@ -154,7 +154,7 @@ int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 		return ret;
 	}
 	/* What the first copy would have reached had it passed over this one. */
-	f = (fr_clock_fn)fr_next_cached(&after_clock_cache, "clock_gettime");
+	f = fr_pass_next();
 	return f ? f(clk, ts) : fr_finish(fr_sys_clock_gettime(clk, ts));
 }
 

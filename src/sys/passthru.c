@@ -87,9 +87,14 @@ static int sys_libc_convention(clockid_t clk, struct timespec *ts)
 
 static void *pass_cache;
 
+fr_clock_fn fr_pass_next(void)
+{
+	return (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+}
+
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn next = ts ? (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime") : NULL;
+	fr_clock_fn next = ts ? fr_pass_next() : NULL;
 
 	if (next)
 		return next(clk, ts);
@@ -103,7 +108,7 @@ fr_clock_fn fr_pass_interposer(void)
 
 	if (f)
 		return f;
-	f = (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+	f = fr_pass_next();
 	return f && !fr_is_libc_clock_gettime((const void *)f) ? f : NULL;
 }
 
@@ -119,34 +124,34 @@ fr_clock_fn fr_pass_target(void)
 fr_clock_fn fr_pass;
 fr_real_fn fr_direct;
 
-int fr_pass_first(clockid_t clk, struct timespec *ts)
+/*
+ * Resolves the pass-through target and publishes it: when libc's own follows, fr_direct (the
+ * vDSO from the exported entry itself), else fr_pass; that fails harmlessly when initialisation
+ * already put the counting wrapper there.
+ */
+static fr_clock_fn publish(void)
 {
-	fr_clock_fn f, expected = NULL;
+	fr_clock_fn f = fr_pass_target(), expected = NULL;
 
-	if (!fr_relocated())
-		return fr_early_clock_gettime(clk, ts);
-	f = fr_pass_target();
-	if (f == vdso_libc_convention) {
-		/* libc's own follows: the vDSO from the exported entry itself. */
-		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
-		return fr_vdso_libc(clk, ts);
-	}
-	/* Fails harmlessly when initialisation already put the counting wrapper there. */
-	__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-	return f(clk, ts);
-}
-
-void fr_pass_prime(void)
-{
-	fr_clock_fn f, expected = NULL;
-
-	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE))
-		return;
-	f = fr_pass_target();
 	if (f == vdso_libc_convention)
 		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
 	else
 		__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f;
+}
+
+int fr_pass_first(clockid_t clk, struct timespec *ts)
+{
+	if (!fr_relocated())
+		return fr_early_clock_gettime(clk, ts);
+	return publish()(clk, ts);
+}
+
+void fr_pass_prime(void)
+{
+	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE))
+		return;
+	publish();
 }
 
 /* The counting wrapper's target, set before the wrapper is published. */

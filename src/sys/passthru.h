@@ -100,6 +100,9 @@ static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
  */
 extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
 
+/* The next clock_gettime in the chain after this object, whoever's (libc's own included), cached; NULL if none. */
+fr_clock_fn fr_pass_next(void);
+
 /* The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it if need be. */
 fr_clock_fn fr_pass_target(void);
 
