@@ -7,6 +7,7 @@
 #include "interpose/prime.h"
 #include "runtime/runtime.h"
 #include "sys/early.h"
+#include "sys/rawsys.h"
 #include "sys/nextsym.h"
 
 #define FR_STR2(x) #x
@@ -60,15 +61,8 @@ __attribute__((used)) long fr_syscall_raw(long nr, long clk, struct timespec *p)
  */
 __attribute__((used)) long fr_syscall_none(long nr, long a, long b, long c, long d, long e, long f)
 {
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	register long r9 __asm__("r9") = f;
-	long ret;
+	long ret = fr_sys6(nr, a, b, c, d, e, f);
 
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
 	if ((unsigned long)ret < -4095UL)
 		return ret;
 	if (fr_relocated())

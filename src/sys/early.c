@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sys/elfsym.h"
+#include "sys/rawsys.h"
 #include "sys/readable.h"
 
 void *const fr_self_ref = (void *)&fr_self_ref;
@@ -14,46 +15,25 @@ void *const fr_self_ref = (void *)&fr_self_ref;
 #define PR_GET_AUXV_ 0x41555856L /* Linux 6.4 */
 #define AUXV_WORDS 128
 
-static long sys3(long nr, long a, long b, long c)
-{
-	long ret;
-
-	__asm__ volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-	return ret;
-}
-
-static long sys5(long nr, long a, long b, long c, long d, long e)
-{
-	register long r10 __asm__("r10") = d;
-	register long r8 __asm__("r8") = e;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-
 /* The auxiliary vector into v (AUXV_WORDS words), the number of bytes read, or <= 0. */
 static long read_auxv(unsigned long *v)
 {
 	static const char path[] = "/proc/self/auxv";
 	long fd, n, got = 0;
 
-	n = sys5(157 /* SYS_prctl */, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v), 0, 0);
+	n = fr_sys3(157 /* SYS_prctl */, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v));
 	if (n > 0)
 		return n > (long)(AUXV_WORDS * sizeof(*v)) ? (long)(AUXV_WORDS * sizeof(*v)) : n;
-	fd = sys3(257 /* SYS_openat */, -100 /* AT_FDCWD */, (long)path, 02000000 /* O_RDONLY|O_CLOEXEC */);
+	fd = fr_sys3(257 /* SYS_openat */, -100 /* AT_FDCWD */, (long)path, 02000000 /* O_RDONLY|O_CLOEXEC */);
 	if (fd < 0)
 		return -1;
 	while (got < (long)(AUXV_WORDS * sizeof(*v))) {
-		n = sys3(0 /* SYS_read */, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
+		n = fr_sys3(0 /* SYS_read */, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
 		if (n <= 0)
 			break;
 		got += n;
 	}
-	sys3(3 /* SYS_close */, fd, 0, 0);
+	fr_sys3(3 /* SYS_close */, fd, 0, 0);
 	return got;
 }
 

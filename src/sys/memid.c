@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "sys/rawsys.h"
+
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18
 #endif
@@ -48,15 +50,7 @@ void fr_memid_setup(void)
 /* kcmp(a, b, KCMP_VM): 0 when both use one memory, > 0 when not, < 0 when the kernel cannot say. */
 static long kcmp_vm(pid_t a, pid_t b)
 {
-	register long r10 __asm__("r10") = 0;
-	register long r8 __asm__("r8") = 0;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)SYS_KCMP), "D"((long)a), "S"((long)b), "d"((long)KCMP_VM), "r"(r10), "r"(r8)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return fr_sys3(SYS_KCMP, a, b, KCMP_VM);
 }
 
 int fr_memid_own(pid_t self)

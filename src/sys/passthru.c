@@ -8,18 +8,13 @@
 #include "sys/dynsym.h"
 #include "sys/early.h"
 #include "sys/nextsym.h"
+#include "sys/rawsys.h"
 #include "sys/stats.h"
 #include "sys/vdso_elf.h"
 
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"(228L /* SYS_clock_gettime */), "D"((long)clk), "S"(ts)
-			 : "rcx", "r11", "memory");
-	return (int)ret;
+	return (int)fr_sys3(228 /* SYS_clock_gettime */, clk, (long)ts, 0);
 }
 
 int fr_fail(int ret)
