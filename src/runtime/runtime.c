@@ -209,9 +209,6 @@ int fr_syscall_serves_raw(void)
 {
 	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
 
-	/* Before relocation the environment is out of reach: the kernel's own answer. */
-	if (__builtin_expect(m < 0, 0) && !fr_relocated())
-		return 0;
 	if (__builtin_expect(m < 0, 0)) {
 		struct fr_env env;
 

@@ -69,7 +69,8 @@ void fr_init_as(const char *release);
 /*
  * Whether syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, ...) may take the fast path:
  * FASTRAW_SYSCALL=1 and not FASTRAW_DISABLE=1. Read from the environment on first use (no
- * system call, no initialisation), or set by initialisation, whichever comes first.
+ * system call, no initialisation), or set by initialisation, whichever comes first. Only after
+ * relocation (the environment is out of reach before it): syscall()'s stub asks only then.
  */
 int fr_syscall_serves_raw(void);
 
