@@ -59,8 +59,7 @@ static const struct r_debug *from_interpreter(uintptr_t base)
 	const ElfW(Phdr) *ph;
 	struct fr_elfsyms s;
 
-	if (!base || fr_readable(eh) != 1 || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1 ||
-	    eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!base || fr_readable(eh) != 1 || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != ELFCLASS64)
 		return NULL;
 	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++) {

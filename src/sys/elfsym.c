@@ -206,8 +206,7 @@ uintptr_t fr_elf_image_end(const void *base)
 	const ElfW(Phdr) *ph;
 	uintptr_t end = 0;
 
-	if (!base || eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1 ||
-	    eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3)
+	if (!base || !fr_elf_is_header(eh))
 		return 0;
 	ph = (const void *)((const char *)base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++)

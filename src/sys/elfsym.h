@@ -20,6 +20,13 @@ static inline int fr_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* Whether eh starts with the ELF magic: byte by byte, no libc call (also before relocation). */
+static inline int fr_elf_is_header(const ElfW(Ehdr) *eh)
+{
+	return eh->e_ident[EI_MAG0] == ELFMAG0 && eh->e_ident[EI_MAG1] == ELFMAG1 && eh->e_ident[EI_MAG2] == ELFMAG2 &&
+	       eh->e_ident[EI_MAG3] == ELFMAG3;
+}
+
 /* The dynamic tables of one object, as addresses in this process. */
 struct fr_elfsyms {
 	uintptr_t bias; /* added to st_value */
