@@ -10,13 +10,13 @@
 #include <time.h>
 
 #include "interpose/shadow.h"
-#include "runtime/decide.h"
-#include "runtime/locate.h"
-#include "runtime/runtime.h"
-#include "sys/counter.h"
-#include "sys/env.h"
-#include "sys/maps.h"
-#include "sys/vdso_elf.h"
+#include "startup/decide.h"
+#include "startup/locate.h"
+#include "startup/runtime.h"
+#include "arch/x86_64/counter.h"
+#include "proc/env.h"
+#include "proc/maps.h"
+#include "elf/vdso_elf.h"
 
 /*
  * Usage: stages steps   one line "name ns" per step of what the constructor does, in its order

@@ -4,13 +4,13 @@
 
 #include <errno.h>
 
-#include "runtime/runtime.h"
-#include "source/calsrc.h"
-#include "source/convert.h"
-#include "source/fastpath.h"
-#include "sys/copies.h"
-#include "sys/counter.h"
-#include "sys/early.h"
+#include "startup/runtime.h"
+#include "calib/calib_source.h"
+#include "exact/convert.h"
+#include "exact/fastpath.h"
+#include "passthru/copies.h"
+#include "arch/x86_64/counter.h"
+#include "elf/early.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -31,7 +31,7 @@ static int64_t now_pass(void)
 static fr_now_fn now_fn;
 
 /*
- * A later copy of the library (sys/copies.h) publishes no state: the first copy's API answers
+ * A later copy of the library (passthru/copies.h) publishes no state: the first copy's API answers
  * for it. NULL in the first copy.
  */
 static void *first_now, *first_ticks, *first_to_ns, *first_info;

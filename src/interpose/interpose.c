@@ -4,9 +4,9 @@
 #include <time.h>
 
 #include "interpose/prime.h"
-#include "runtime/runtime.h"
-#include "sys/early.h"
-#include "sys/stats.h"
+#include "startup/runtime.h"
+#include "elf/early.h"
+#include "report/stats.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -36,7 +36,7 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  * is what dlsym's interposer hands out, whoever else exports clock_gettime.
  *
  * RAW leaves by a tail jump to the fast path (which passes through itself when it must). Every
- * other clock goes to the next clock_gettime in the chain (sys/passthru.h): by a tail jump
+ * other clock goes to the next clock_gettime in the chain (passthru/passthru.h): by a tail jump
  * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
  * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here
  * (fr_vdso_libc), so that the pass-through costs only the dispatch. Cache-line aligned, so that

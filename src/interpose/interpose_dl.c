@@ -7,11 +7,11 @@
 
 #include "interpose/prime.h"
 #include "interpose/shadow.h"
-#include "runtime/runtime.h"
-#include "sys/dynsym.h"
-#include "sys/early.h"
-#include "sys/elfsym.h"
-#include "sys/nextsym.h"
+#include "startup/runtime.h"
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "elf/elfsym.h"
+#include "elf/nextsym.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 

@@ -5,10 +5,10 @@
 #include <time.h>
 
 #include "interpose/prime.h"
-#include "runtime/runtime.h"
-#include "sys/early.h"
-#include "sys/rawsys.h"
-#include "sys/nextsym.h"
+#include "startup/runtime.h"
+#include "elf/early.h"
+#include "arch/x86_64/rawsys.h"
+#include "elf/nextsym.h"
 
 #define FR_STR2(x) #x
 #define FR_STR(x) FR_STR2(x)

@@ -4,7 +4,7 @@
 #define FR_PRIME_H
 
 /*
- * Each fills its file's caches of the next definitions in the chain (sys/nextsym.h) and returns.
+ * Each fills its file's caches of the next definitions in the chain (elf/nextsym.h) and returns.
  * Found lazily, they would be found by the first call that needs one, walking the loader's list
  * under the loader's lock: a child forked while another thread held that lock would wait for
  * ever, and so would a signal handler that interrupted its own thread inside it. Calls made

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "runtime/runtime.h"
-#include "sys/dynsym.h"
-#include "sys/elfsym.h"
-#include "sys/env.h"
-#include "sys/pages.h"
-#include "sys/vdso_elf.h"
+#include "startup/runtime.h"
+#include "elf/dynsym.h"
+#include "elf/elfsym.h"
+#include "proc/env.h"
+#include "base/pages.h"
+#include "elf/vdso_elf.h"
 
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 

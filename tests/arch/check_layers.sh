@@ -8,7 +8,7 @@
 set -u
 
 # Lowest first. Keep in step with src/CMakeLists.txt and the README's "Architecture".
-LAYERS="math sys kernel source runtime interpose"
+LAYERS="arch base math report proc elf passthru kdata exact calib startup interpose"
 
 rank() {
 	r=0
@@ -25,6 +25,8 @@ check() {
 	for f in $(cd "$root" && find src tools -name '*.[ch]' | LC_ALL=C sort); do
 		dir=${f%/*}
 		case "$dir" in
+		src/arch/*/*) echo "$f: nested below an architecture folder"; bad=1; continue ;;
+		src/arch/*) kind=src; own=arch; own_rank=0 ;;
 		src/*/*) echo "$f: nested below a layer folder"; bad=1; continue ;;
 		src/*) kind=src; own=${dir#src/}; own_rank=$(rank "$own") ;;
 		tools/*/*) echo "$f: nested below a tool folder"; bad=1; continue ;;
@@ -46,6 +48,8 @@ check() {
 				[ "$kind" = tool ] || [ "$own" = interpose ] ||
 					why="the public header belongs to the interpose layer and the tools"
 				;;
+			arch/*/*/*) why="names a path below an architecture folder" ;;
+			arch/*/*) [ -f "$root/src/$inc" ] || why="no such file src/$inc" ;;
 			*/*/*) why="names a path below a folder" ;;
 			*/*)
 				to=${inc%%/*}
@@ -83,20 +87,25 @@ scratch() {
 	rm -rf "$tmp/tree"
 	for l in $LAYERS; do
 		mkdir -p "$tmp/tree/src/$l"
-		echo '#include "math/m.h"' >"$tmp/tree/src/$l/$l.h"
+		echo '#include "arch/a.h"' >"$tmp/tree/src/$l/$l.h"
 	done
+	: >"$tmp/tree/src/arch/a.h"
 	: >"$tmp/tree/src/math/m.h"
+	mkdir -p "$tmp/tree/src/arch/cpu"
+	: >"$tmp/tree/src/arch/cpu/c.h"
+	echo '#include "arch/cpu/c.h"' >>"$tmp/tree/src/arch/arch.h"
 	mkdir -p "$tmp/tree/tools/common" "$tmp/tree/tools/one" "$tmp/tree/tools/two"
 	printf '#include "interpose/interpose.h"\n' >"$tmp/tree/tools/common/args.h"
 	printf '#include "common/args.h"\n#include "one/one.h"\n#include "fastraw.h"\n' >"$tmp/tree/tools/one/one.h"
-	printf '#include "source/source.h"\n' >"$tmp/tree/tools/two/two.h"
+	printf '#include "exact/exact.h"\n' >"$tmp/tree/tools/two/two.h"
 	printf '#include "interpose/interpose.h"\n#include "fastraw.h"\n' >"$tmp/tree/src/interpose/api.c"
-	printf '#include "math/m.h"\n' >"$tmp/tree/src/runtime/r.c"
+	printf '#include "math/m.h"\n' >"$tmp/tree/src/startup/r.c"
 }
 
 # expect_fail DESCRIPTION FILE LINE: the line added to FILE makes the check fail, naming FILE.
 expect_fail() {
 	scratch
+	mkdir -p "$(dirname "$tmp/tree/$2")"
 	printf '%s\n' "$3" >>"$tmp/tree/$2"
 	if out=$(check "$tmp/tree"); then
 		echo "self-test FAILED: $1 was not caught"
@@ -114,13 +123,15 @@ if [ "${1:-}" = --self-test ]; then
 		echo "self-test FAILED: a clean tree was refused: $out"
 		exit 1
 	fi
-	expect_fail "an upward include" src/source/source.h '#include "runtime/runtime.h"'
-	expect_fail "an include with no layer" src/sys/sys.h '#include "m.h"'
-	expect_fail "a missing header" src/runtime/r.c '#include "kernel/gone.h"'
-	expect_fail "the public header below interpose" src/kernel/kernel.h '#include "fastraw.h"'
+	expect_fail "an upward include" src/exact/exact.h '#include "startup/runtime.h"'
+	expect_fail "an include with no layer" src/proc/proc.h '#include "m.h"'
+	expect_fail "a missing header" src/startup/r.c '#include "kdata/gone.h"'
+	expect_fail "the public header below interpose" src/kdata/kdata.h '#include "fastraw.h"'
 	expect_fail "a tool including another tool" tools/two/two.h '#include "one/one.h"'
 	expect_fail "common including a tool" tools/common/args.h '#include "two/two.h"'
 	expect_fail "a file outside the layers" src/loose.c '#include "math/m.h"'
+	expect_fail "a file below an architecture folder" src/arch/cpu/deep/d.h '#include "arch/a.h"'
+	expect_fail "the lowest layer including another" src/arch/cpu/c.h '#include "base/base.h"'
 	shift
 fi
 

@@ -176,18 +176,18 @@ trap 'rm -rf "$tmp"' EXIT
 scratch() {
 	rm -rf "$tmp/tree"
 	mkdir -p "$tmp/shared" && : >"$tmp/shared/KERNEL-DATA.md"
-	mkdir -p "$tmp/tree/src/sys" "$tmp/tree/tools/one" "$tmp/tree/docs" "$tmp/tree/man" \
+	mkdir -p "$tmp/tree/src/proc" "$tmp/tree/tools/one" "$tmp/tree/docs" "$tmp/tree/man" \
 		"$tmp/tree/include" "$tmp/tree/tests/unit" "$tmp/tree/tests/matrix" "$tmp/tree/scripts"
-	cat >"$tmp/tree/src/sys/maps.c" <<-'EOF'
+	cat >"$tmp/tree/src/proc/maps.c" <<-'EOF'
 		#include <stdio.h>
-		#include "sys/maps.h"
+		#include "proc/maps.h"
 		/* Reads /proc/self/maps (see docs/notes.md, section 2); a / b is a division. */
 		static const char *where = "/proc/self/maps", *ld = "/etc/ld.so.preload";
 	EOF
 	printf '/* %s */\n' 'The library sits in /usr/lib/x86_64-linux-gnu, or ../lib beside the tool.' \
 		'PATH=/bin:/usr/bin, cache under ~/.cache/x and $HOME/.local; 5.3/5.6 eras.' \
 		>"$tmp/tree/tools/one/one.c"
-	printf '# Notes\n\nSee [the README](../README.md), [maps](../src/sys/maps.c), [top](#notes),\n' \
+	printf '# Notes\n\nSee [the README](../README.md), [maps](../src/proc/maps.c), [top](#notes),\n' \
 		>"$tmp/tree/docs/notes.md"
 	printf 'and <https://example.org/a/b>. Run `/bin/true` with `LD_PRELOAD=/path/to/lib.so` or `.../lib.so`.\n' \
 		>>"$tmp/tree/docs/notes.md"
@@ -223,7 +223,7 @@ if [ "${1:-}" = --self-test ]; then
 		echo "self-test FAILED: a clean tree was refused: $out"
 		exit 1
 	fi
-	expect_fail "the shared folder in a source" src/sys/maps.c "/* see $dots/shared/KERNEL-DATA.md */"
+	expect_fail "the shared folder in a source" src/proc/maps.c "/* see $dots/shared/KERNEL-DATA.md */"
 	expect_fail "the shared folder in a header" include/fastraw.h "/* $dots/shared/STYLE.md */"
 	expect_fail "the shared folder in a test" tests/unit/t.c "/* layouts of $dots/shared/notes */"
 	expect_fail "the shared folder outside kernels/ in the matrix" tests/matrix/m.sh "# $dots/shared/other"
@@ -231,11 +231,11 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "another relative path" tools/one/one.c "/* from $dots/other-checkout/x.c */"
 	expect_fail "an absolute path into the workplace" README.md "Built at $work/main/build/libfastraw.so."
 	expect_fail "an absolute path into a home" man/fastraw.1.scd "See /home/someone/notes."
-	expect_fail "an absolute path outside the system" src/sys/maps.c "/* images in /srv/kernels */"
+	expect_fail "an absolute path outside the system" src/proc/maps.c "/* images in /srv/kernels */"
 	expect_fail "a home path other than a dot folder" tools/one/one.c "/* ~/work/shared/x */"
 	expect_fail "a link leaving the repository" README.md "[x]($dots/outside)"
 	expect_fail "a link to a missing file" docs/notes.md "[x]($dots/src/gone.c)"
-	expect_fail "a missing document under docs" src/sys/maps.c "/* docs/gone.md section 3 */"
+	expect_fail "a missing document under docs" src/proc/maps.c "/* docs/gone.md section 3 */"
 	expect_fail "a missing document by name" tests/unit/t.c "/* KERNEL-DATA.md section 12 */"
 	shift
 fi

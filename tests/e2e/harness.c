@@ -398,7 +398,7 @@ static const char *debug_line(const char *err, size_t *len)
 		      prefix, (int)*len, line);
 	sscanf(u.release, "%d.%d", &major, &minor);
 	era = line + strlen(prefix);
-	/* An era the release does not name must say it was assumed, and why (runtime/locate.c). */
+	/* An era the release does not name must say it was assumed, and why (startup/locate.c). */
 	ck_assert_msg(era_covers(era, major * 1000 + minor) || strstr(era, " (assumed: ") == era + strcspn(era, " "),
 		      "era does not cover kernel %s and is not marked assumed: %.*s", u.release, (int)*len, line);
 	if (clock) {

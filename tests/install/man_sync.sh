@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The man pages document exactly the code's own lists: every FASTRAW_ variable of src/sys/env.c
+# The man pages document exactly the code's own lists: every FASTRAW_ variable of src/proc/env.c
 # in libfastraw(7), every option of each tool's getopt_long tables in its page, nothing more.
 #
 #   man_sync.sh ROOT              check the tree at ROOT (exit 1 naming each difference)
@@ -10,7 +10,7 @@ export LC_ALL=C
 
 # The variables the library reads: each match(e, "FASTRAW_...") in env.c.
 code_vars() {
-	grep -o 'match(e, "FASTRAW_[A-Z_]*")' "$1/src/sys/env.c" | sed 's/.*"\(.*\)")/\1/' | sort -u
+	grep -o 'match(e, "FASTRAW_[A-Z_]*")' "$1/src/proc/env.c" | sed 's/.*"\(.*\)")/\1/' | sort -u
 }
 
 # The variables named anywhere in the man pages (the bare prefix "FASTRAW_" is not one).
@@ -40,15 +40,15 @@ man_opts() {
 check() {
 	r=$1 bad=0 tmp=$(mktemp -d)
 	code_vars "$r" >"$tmp/cv"
-	[ -s "$tmp/cv" ] || { echo "no FASTRAW_ variable found in $r/src/sys/env.c"; bad=1; }
+	[ -s "$tmp/cv" ] || { echo "no FASTRAW_ variable found in $r/src/proc/env.c"; bad=1; }
 	man_var_entries "$r" >"$tmp/mv"
 	man_vars "$r" >"$tmp/all"
 	for v in $(comm -23 "$tmp/cv" "$tmp/mv"); do
-		echo "libfastraw.7: variable $v (src/sys/env.c) is not documented"
+		echo "libfastraw.7: variable $v (src/proc/env.c) is not documented"
 		bad=1
 	done
 	for v in $(comm -13 "$tmp/cv" "$tmp/all"); do
-		echo "man pages: $v is not a variable the library reads (src/sys/env.c)"
+		echo "man pages: $v is not a variable the library reads (src/proc/env.c)"
 		bad=1
 	done
 	for page in "$r"/man/*.1.scd; do
@@ -96,15 +96,15 @@ self_test() {
 	src_root=$1 st=$(mktemp -d) ok=0
 	copy() {
 		rm -rf "$st/t"
-		mkdir -p "$st/t/src/sys" "$st/t/tools" "$st/t/man"
-		cp "$src_root/src/sys/env.c" "$st/t/src/sys/"
+		mkdir -p "$st/t/src/proc" "$st/t/tools" "$st/t/man"
+		cp "$src_root/src/proc/env.c" "$st/t/src/proc/"
 		cp -r "$src_root"/tools/* "$st/t/tools/"
 		cp "$src_root"/man/*.scd "$st/t/man/"
 	}
 	copy
 	check "$st/t" >/dev/null || { echo "self-test: the unchanged copy fails"; ok=1; }
 	copy
-	sed -i 's/"FASTRAW_STATS"/"FASTRAW_NEWVAR"/' "$st/t/src/sys/env.c"
+	sed -i 's/"FASTRAW_STATS"/"FASTRAW_NEWVAR"/' "$st/t/src/proc/env.c"
 	expect_fail "a new variable" "$st/t" "variable FASTRAW_NEWVAR" || ok=1
 	copy
 	sed -i '/^\*--against-kernel\*/d' "$st/t/man/fastraw-check.1.scd"

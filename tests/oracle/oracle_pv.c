@@ -8,7 +8,7 @@
 #include "ogen.h"
 #include "oregime.h"
 #include "orun.h"
-#include "sys/counter.h"
+#include "arch/x86_64/counter.h"
 
 /* The copy is open and has a pvclock reader (the baseline pages are in pvclock mode). */
 static int pv_ready(const char *regime)

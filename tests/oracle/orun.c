@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "math/rawmath.h"
-#include "source/fastpath.h"
+#include "exact/fastpath.h"
 
 #define MAX_REPORTS 5
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "kernel/kdata.h"
+#include "kdata/kdata.h"
 #include "vcopy.h"
 
 /* Values fed to each regime (or sub-regime). */

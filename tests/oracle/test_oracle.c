@@ -11,7 +11,7 @@
 #include "ogen.h"
 #include "orun.h"
 #include "oregime.h"
-#include "sys/counter.h"
+#include "arch/x86_64/counter.h"
 #include "vsites.h"
 
 static const char *open_why;

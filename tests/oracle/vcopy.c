@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "ksys.h"
-#include "runtime/locate.h"
-#include "runtime/runtime.h"
-#include "source/fastpath.h"
-#include "sys/passthru.h"
-#include "sys/counter.h"
-#include "sys/vdso_elf.h"
+#include "startup/locate.h"
+#include "startup/runtime.h"
+#include "exact/fastpath.h"
+#include "passthru/passthru.h"
+#include "arch/x86_64/counter.h"
+#include "elf/vdso_elf.h"
 
 /* State the SIGILL handler reads and writes: one copy at a time, used from one thread. */
 static struct {

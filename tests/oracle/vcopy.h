@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "kernel/kdata.h"
+#include "kdata/kdata.h"
 #include "vsites.h"
 
 #define VC_PAGE 4096u

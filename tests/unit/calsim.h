@@ -6,7 +6,7 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "math/calib.h"
+#include "calib/calib_math.h"
 
 #define TWO32 4294967296.0
 #define NS_PER_S 1e9

@@ -219,7 +219,7 @@ START_TEST(layout_for_release)
 	expect_none("5.2.21", "5.3");
 	expect_none("4.19.0", "5.3");
 	expect_none("3.10.0-1160.el7.x86_64", "5.3");
-	/* Past the newest known release: no layout by number (runtime/locate.c may still assume one). */
+	/* Past the newest known release: no layout by number (startup/locate.c may still assume one). */
 	expect_none("7.4.0", "newer");
 	expect_none("7.10.1", "newer");
 	expect_none("8.1.0-generic", "newer");

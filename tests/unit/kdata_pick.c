@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/locate.h"
+#include "startup/locate.h"
 #include "synth.h"
 
 /* A kernel's page as update_vsyscall leaves it: both entries from one clocksource, hrtimer_res 1. */

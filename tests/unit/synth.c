@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "source/fastpath.h"
+#include "exact/fastpath.h"
 
 /*
  * Offsets from docs/kernel-data.md §2.7: CS_RAW entry 0x170 (5.3-6.9: 0x80 + 240-byte vdso_data),

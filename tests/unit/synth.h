@@ -7,12 +7,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "kernel/kdata.h"
+#include "kdata/kdata.h"
 #include "model.h"
 
 /*
  * One era's page geometry as docs/kernel-data.md states it (§2.4-2.7 offsets, §5 modes, §8
- * namespaces), kept apart from src/kernel/kdata.c's table so that the pages test the library's offsets.
+ * namespaces), kept apart from src/kdata/kdata.c's table so that the pages test the library's offsets.
  */
 struct era {
 	const char *name;      /* key for fr_layout_by_name */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of calib.c: the estimator, alone and driving the simulated runtime of calsim.c. */
+/* Unit tests of calib_math.c: the estimator, alone and driving the simulated runtime of calsim.c. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "calsim.h"
-#include "math/calib.h"
+#include "calib/calib_math.h"
 #include "run_suite.h"
 
 static const struct scenario scenarios[] = {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of calslew.c: fr_cal_slew, the published line's way from where it is to a new target. */
+/* Unit tests of calib_slew.c: fr_cal_slew, the published line's way from where it is to a new target. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calsim.h"
-#include "math/calib.h"
+#include "calib/calib_math.h"
 #include "run_suite.h"
 
 /* A published line in the middle of its own slewing segment, at mult (+300 ppm there). */

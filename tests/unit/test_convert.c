@@ -6,7 +6,7 @@
 
 #include "math/rawmath.h"
 #include "run_suite.h"
-#include "source/convert.h"
+#include "exact/convert.h"
 #include "synth.h"
 
 #define NSEC 1000000000ULL

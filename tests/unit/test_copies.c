@@ -9,8 +9,9 @@
 
 #include "ksys.h"
 #include "run_suite.h"
-#include "sys/copies.h"
-#include "sys/dynsym.h"
+#include "elf/nextsym.h"
+#include "passthru/copies.h"
+#include "elf/dynsym.h"
 
 /* The built library is a copy by its tables; libc and this program, which links the core statically, are not. */
 START_TEST(tells_copies)

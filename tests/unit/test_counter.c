@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "run_suite.h"
-#include "source/fastpath.h"
-#include "sys/counter.h"
+#include "exact/fastpath.h"
+#include "arch/x86_64/counter.h"
 
 /* Whether the first "flags" line of /proc/cpuinfo lists flag as a whole word; -1 without /proc. */
 static int cpuinfo_flag(const char *flag)

@@ -7,10 +7,10 @@
 #include <sys/utsname.h>
 
 #include "run_suite.h"
-#include "runtime/decide.h"
-#include "runtime/locate.h"
+#include "startup/decide.h"
+#include "startup/locate.h"
 #include "synth.h"
-#include "sys/vdso_elf.h"
+#include "elf/vdso_elf.h"
 
 /* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
 static uint64_t live_tsc(void)

@@ -12,11 +12,11 @@
 
 #include "interpose/shadow.h"
 #include "run_suite.h"
-#include "runtime/runtime.h"
-#include "sys/dynsym.h"
-#include "sys/early.h"
-#include "sys/nextsym.h"
-#include "sys/vdso_elf.h"
+#include "startup/runtime.h"
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "elf/nextsym.h"
+#include "elf/vdso_elf.h"
 
 static void *libc_handle(void)
 {

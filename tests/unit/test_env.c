@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "run_suite.h"
-#include "sys/env.h"
+#include "proc/env.h"
 
 /* How many "\n" escapes s holds. */
 static int count_escapes(const char *s)

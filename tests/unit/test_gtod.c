@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/gtod.h"
+#include "kdata/gtod.h"
 #include "run_suite.h"
-#include "source/seed.h"
+#include "calib/calib_seed.h"
 
 /*
  * Kernel-mirroring copies of struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h), written

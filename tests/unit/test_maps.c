@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "run_suite.h"
-#include "sys/maps.h"
+#include "proc/maps.h"
 
 static struct fr_maps parse(const char *text)
 {

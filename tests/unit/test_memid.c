@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "run_suite.h"
-#include "sys/memid.h"
+#include "proc/memid.h"
 
 #define STACK_SIZE (64 * 1024)
 

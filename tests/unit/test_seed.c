@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of seed.c: eligibility, CPUID rates, mult conversions. */
+/* Unit tests of calib_seed.c: eligibility, CPUID rates, mult conversions. */
 #include <check.h>
 #include <cpuid.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "run_suite.h"
-#include "source/seed.h"
+#include "calib/calib_seed.h"
 
 #define TWO32 4294967296.0L
 

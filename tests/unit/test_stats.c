@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "run_suite.h"
-#include "sys/stats.h"
+#include "report/stats.h"
 
 /* More than the library has slots: the last threads count in the shared, atomic one. */
 #define THREADS 600

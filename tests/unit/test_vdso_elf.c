@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "run_suite.h"
-#include "sys/vdso_elf.h"
+#include "elf/vdso_elf.h"
 
 static const char *const names[] = { "__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
 				     "__vdso_time", "__vdso_getcpu" };

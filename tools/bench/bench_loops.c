@@ -7,10 +7,10 @@
 #include <time.h>
 
 #include "bench/bench_loops.h"
-#include "runtime/runtime.h"
-#include "sys/counter.h"
-#include "sys/dynsym.h"
-#include "sys/vdso_elf.h"
+#include "startup/runtime.h"
+#include "arch/x86_64/counter.h"
+#include "elf/dynsym.h"
+#include "elf/vdso_elf.h"
 
 bench_clock_fn bench_vdso_clock_gettime;
 bench_clock_fn bench_libc_clock_gettime;

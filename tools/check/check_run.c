@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/runtime.h"
+#include "startup/runtime.h"
 
 #define NS_PER_SEC 1000000000LL
 /* A slot no thread has published to yet. */

@@ -12,8 +12,8 @@
 #include "check/check_run.h"
 #include "common/tool_args.h"
 #include "common/tool_output.h"
-#include "runtime/runtime.h"
-#include "sys/clocknames.h"
+#include "startup/runtime.h"
+#include "report/clocknames.h"
 
 #define MAX_SECONDS 86400.0
 

@@ -13,7 +13,7 @@
 #include "common/tool_args.h"
 #include "common/tool_output.h"
 #include "info/info.h"
-#include "source/calsrc.h"
+#include "calib/calib_source.h"
 
 #define DEFAULT_SAMPLES 100000L
 #define MAX_SAMPLES 100000000L

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "runtime/runtime.h"
-#include "sys/counter.h"
-#include "sys/env.h"
+#include "startup/runtime.h"
+#include "arch/x86_64/counter.h"
+#include "proc/env.h"
 
 /* The system, from uname, sysfs and CPUID. */
 struct info_sys {

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "info/info.h"
-#include "runtime/runtime.h"
-#include "source/fastpath.h"
+#include "startup/runtime.h"
+#include "exact/fastpath.h"
 
 /* Mode, mult and shift of one clock entry, inside one seqcount window; 0 when it never settled. */
 static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages *p)

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 
 #include "info/info.h"
-#include "runtime/decide.h"
+#include "startup/decide.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 

@@ -12,7 +12,7 @@
 
 #include "common/tool_args.h"
 #include "common/tool_output.h"
-#include "sys/clocknames.h"
+#include "report/clocknames.h"
 
 #define PROG "fastraw-latency"
 #define NSEC_PER_SEC 1000000000LL

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibrated mode's start-up inputs (declared in calib_source.h): the eligibility facts from sysfs and /proc, and the seed rate. */
+#include "calib/calib_source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "kdata/gtod.h"
+#include "kdata/kdata.h"
+#include "exact/fastpath.h"
+#include "proc/maps.h"
+
+/* Reads a small file into buf (NUL-terminated); 0 or -1. Plain system calls: no stdio. */
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (got + 1 < len && ((n = read(fd, buf + got, len - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+		got += n > 0 ? (size_t)n : 0;
+	close(fd);
+	buf[got] = '\0';
+	return got ? 0 : -1;
+}
+
+const char *fr_calsrc_eligible(const struct fr_cpu_features *cpu)
+{
+	/*
+	 * On the caller's stack: racing initialisers may run this at once. The first CPU's block of
+	 * cpuinfo fits in 4 KiB (the rest is not needed); x86's command line is at most 2 KiB.
+	 */
+	char avail[256], cpuinfo[4096], cmdline[2048];
+	int a, c, l;
+
+	a = read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
+		       sizeof(avail));
+	c = read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
+	l = read_small("/proc/cmdline", cmdline, sizeof(cmdline));
+	return fr_seed_eligible(cpu, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
+}
+
+void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_seed *out)
+{
+	struct fr_cpuid_rate c;
+	struct fr_maps maps;
+	struct fr_gtod g;
+	int era = release ? fr_gtod_era_for_release(release) : -1;
+
+	out->mult = 0;
+	out->source = "none";
+	if (have_kd && kd->lay) {
+		const volatile uint8_t *raw = fr_raw_entry(kd, 0);
+		uint32_t mode = FR_LD32(raw + FR_OFF_MODE);
+
+		if (mode == FR_MODE_TSC) {
+			out->mult = fr_seed_mult_from_shift(FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift),
+							    FR_LD32(raw + FR_OFF_SHIFT + kd->lay->field_shift));
+			out->source = "kernel tsc mult";
+		} else if (mode == FR_MODE_PVCLOCK && kd->vclock) {
+			out->mult = fr_seed_mult_from_pvclock(FR_LD32(kd->vclock + FR_PV_MUL),
+							      *(const volatile int8_t *)(kd->vclock + FR_PV_SHIFT));
+			out->source = "pvclock";
+		}
+		if (out->mult)
+			return;
+	}
+	/*
+	 * Before 5.3 the data page still has the clocksource's (NTP-adjusted) mult. 3.16+ map it as
+	 * [vvar]; 3.10's fixed address is not touched (nothing here can prove it is mapped).
+	 */
+	if (era == FR_GTOD_4_X || era == FR_GTOD_4_20) {
+		if (fr_maps_read(&maps) == 0 && maps.vvar &&
+		    !fr_gtod_read((const volatile uint8_t *)maps.vvar, (enum fr_gtod_era)era, &g) && g.tsc &&
+		    (out->mult = fr_seed_mult_from_shift(g.mult, g.shift)) != 0) {
+			out->source = "kernel gtod mult";
+			return;
+		}
+	}
+	fr_seed_cpuid_read(&c);
+	fr_seed_from_cpuid(&c, out);
+}

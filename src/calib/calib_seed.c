@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibrated mode's seed: may the TSC be trusted, and its rate from CPUID or a mult/shift. */
+#include "calib/calib_seed.h"
+
+#include <cpuid.h>
+#include <stddef.h>
+
+#define NSEC_PER_SEC 1000000000ULL
+#define USEC_PER_SEC 1000000ULL
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Whether word is one of the whitespace-separated words of [s, end): "tsc-early" is not "tsc". */
+static int has_word(const char *s, const char *end, const char *word)
+{
+	while (s < end) {
+		const char *w = word;
+
+		while (s < end && is_space(*s))
+			s++;
+		while (s < end && *w && *s == *w) {
+			s++;
+			w++;
+		}
+		if (!*w && (s == end || is_space(*s)))
+			return 1;
+		while (s < end && !is_space(*s))
+			s++;
+	}
+	return 0;
+}
+
+static const char *string_end(const char *s)
+{
+	while (*s)
+		s++;
+	return s;
+}
+
+/* Whether [s, end), without surrounding blanks, is exactly key. */
+static int is_key(const char *s, const char *end, const char *key)
+{
+	while (s < end && is_space(*s))
+		s++;
+	while (end > s && is_space(end[-1]))
+		end--;
+	while (s < end && *key && *s == *key) {
+		s++;
+		key++;
+	}
+	return s == end && !*key;
+}
+
+/*
+ * Finds the value of the "flags" line of the first processor in /proc/cpuinfo text: the first
+ * block ends at a blank line or at the second "processor" line. Other keys that end in "flags"
+ * ("vmx flags") do not count. Returns 1 and sets [*v, *v_end) when found.
+ */
+static int first_cpu_flags(const char *text, const char **v, const char **v_end)
+{
+	const char *p = text;
+	int seen_line = 0, seen_processor = 0;
+
+	while (*p) {
+		const char *eol = p, *colon = NULL, *q;
+
+		while (*eol && *eol != '\n') {
+			if (*eol == ':' && !colon)
+				colon = eol;
+			eol++;
+		}
+		for (q = p; q < eol && is_space(*q); q++)
+			;
+		if (q == eol) {
+			if (seen_line)
+				return 0;
+		} else {
+			seen_line = 1;
+			if (colon && is_key(p, colon, "processor")) {
+				if (seen_processor)
+					return 0;
+				seen_processor = 1;
+			} else if (colon && is_key(p, colon, "flags")) {
+				*v = colon + 1;
+				*v_end = eol;
+				return 1;
+			}
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return 0;
+}
+
+const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
+			     const char *cpuinfo, const char *cmdline)
+{
+	const char *v, *v_end;
+
+	if (!cpu || !cpu->invariant_tsc)
+		return "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8)";
+	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), "tsc"))
+		return NULL;
+	if (cmdline && has_word(cmdline, string_end(cmdline), "tsc=unstable"))
+		return "the kernel was booted with tsc=unstable";
+	if (cpuinfo && first_cpu_flags(cpuinfo, &v, &v_end) && has_word(v, v_end, "tsc_reliable"))
+		return NULL;
+	return "the kernel does not trust the TSC (no \"tsc\" clocksource, no tsc_reliable flag)";
+}
+
+/* round(num / den) when it fits in 64 bits and is nonzero, else 0 (unknown). */
+static uint64_t div_round(unsigned __int128 num, uint64_t den)
+{
+	unsigned __int128 q;
+
+	if (!den)
+		return 0;
+	q = (num + den / 2) / den;
+	return q > UINT64_MAX ? 0 : (uint64_t)q;
+}
+
+uint64_t fr_seed_mult_from_khz(uint64_t khz)
+{
+	/* ns per tick = 1e6 / khz; in 32.32, 1e6 * 2^32 < 2^53 leaves room for any khz. */
+	return div_round((unsigned __int128)USEC_PER_SEC << 32, khz);
+}
+
+uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift)
+{
+	/* ns per tick = mult / 2^shift: mult << 32 still fits 64 bits, so no left shift overflows. */
+	if (shift <= 32)
+		return (uint64_t)mult << (32 - shift);
+	if (shift >= 64)
+		return 0;
+	return mult >> (shift - 32);
+}
+
+uint64_t fr_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift)
+{
+	/*
+	 * pvclock: ns = ((tsc scaled by 2^tsc_shift) * mul) >> 32, so one tick is mul * 2^tsc_shift
+	 * in 32.32. A result beyond 64 bits (a tick of 2^32 ns or more) is no rate: 0.
+	 */
+	if (tsc_shift >= 0) {
+		if (tsc_shift >= 64 || (uint64_t)tsc_to_system_mul > (UINT64_MAX >> tsc_shift))
+			return 0;
+		return (uint64_t)tsc_to_system_mul << tsc_shift;
+	}
+	if (tsc_shift <= -32)
+		return 0;
+	return tsc_to_system_mul >> -tsc_shift;
+}
+
+void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out)
+{
+	uint64_t m;
+	uint32_t base_mhz;
+
+	out->mult = 0;
+	out->source = "none";
+	if (!c)
+		return;
+	/*
+	 * Leaf 0x15: TSC Hz = crystal Hz (ECX) * numerator (EBX) / denominator (EAX), so a tick is
+	 * 1e9 * EAX / (ECX * EBX) ns. A ratio too small to give a 64-bit mult falls through.
+	 */
+	if (c->max_leaf >= 0x15 && c->l15_eax && c->l15_ebx && c->l15_ecx) {
+		m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * c->l15_eax,
+			      (uint64_t)c->l15_ecx * c->l15_ebx);
+		if (m) {
+			out->mult = m;
+			out->source = "cpuid 0x15";
+			return;
+		}
+	}
+	/* The hypervisor timing leaf (VMware's convention, also KVM's and bhyve's): EAX = TSC kHz. */
+	if (c->hv_max_leaf >= 0x40000010 && c->hv_tsc_khz) {
+		out->mult = fr_seed_mult_from_khz(c->hv_tsc_khz);
+		out->source = "hypervisor 0x40000010";
+		return;
+	}
+	/* Leaf 0x16 EAX bits 15:0: the base frequency in MHz (bits 31:16 reserved). */
+	base_mhz = c->l16_eax & 0xffff;
+	if (c->max_leaf >= 0x16 && base_mhz) {
+		out->mult = fr_seed_mult_from_khz(base_mhz * 1000ULL);
+		out->source = "cpuid 0x16";
+	}
+}
+
+void fr_seed_cpuid_read(struct fr_cpuid_rate *out)
+{
+	unsigned a, b, c, d;
+
+	*out = (struct fr_cpuid_rate){ 0 };
+	/* A leaf above the maximum returns another leaf's data on Intel: every read is guarded. */
+	out->max_leaf = __get_cpuid_max(0, NULL);
+	if (out->max_leaf >= 0x15) {
+		__cpuid_count(0x15, 0, a, b, c, d);
+		out->l15_eax = a;
+		out->l15_ebx = b;
+		out->l15_ecx = c;
+	}
+	if (out->max_leaf >= 0x16) {
+		__cpuid_count(0x16, 0, a, b, c, d);
+		out->l16_eax = a;
+	}
+	if (out->max_leaf < 1)
+		return;
+	__cpuid(1, a, b, c, d);
+	if (!((c >> 31) & 1))
+		return;
+	/* Only with the hypervisor bit: on bare metal the 0x4000xxxx range is undefined. */
+	__cpuid(0x40000000, a, b, c, d);
+	if (a < 0x40000000 || a > 0x4fffffff)
+		return;
+	out->hv_max_leaf = a;
+	if (a >= 0x40000010) {
+		__cpuid(0x40000010, a, b, c, d);
+		out->hv_tsc_khz = a;
+	}
+}

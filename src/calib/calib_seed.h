@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibrated mode's inputs: whether the counter may be trusted, and what the kernel or CPU says its rate is. */
+#ifndef FR_SEED_H
+#define FR_SEED_H
+
+#include <stdint.h>
+
+#include "arch/x86_64/counter.h"
+/* The pre-5.3 gtod page (fr_gtod_*) is one more source of a seed: its users get it here too. */
+#include "kdata/gtod.h"
+
+/*
+ * Eligibility rule (documented in the README): the CPU says its TSC is invariant (CPUID
+ * 0x80000007 EDX bit 8), and the kernel has not given up on it: "tsc" is among the available
+ * clocksources, or /proc/cpuinfo's flags of the first CPU include "tsc_reliable" and the kernel
+ * command line does not say "tsc=unstable" (the flag comes from the hypervisor and survives that
+ * option). Returns NULL when eligible, else the reason. Pure: the caller reads the strings (any
+ * may be NULL: unknown).
+ */
+const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
+			     const char *cpuinfo, const char *cmdline);
+
+/* What CPUID reports, as plain values (the arch layer fills it; tests fake it). */
+struct fr_cpuid_rate {
+	uint32_t max_leaf;                /* CPUID 0 EAX */
+	uint32_t l15_eax, l15_ebx, l15_ecx; /* leaf 0x15: denominator, numerator, crystal Hz */
+	uint32_t l16_eax;                 /* leaf 0x16: base MHz */
+	uint32_t hv_max_leaf;             /* CPUID 0x40000000 EAX, 0 without a hypervisor */
+	uint32_t hv_tsc_khz;              /* leaf 0x40000010 EAX when hv_max_leaf >= 0x40000010 */
+};
+
+/* A counter rate, in 32.32 ns per tick, and where it came from. */
+struct fr_seed {
+	uint64_t mult; /* 0: unknown */
+	const char *source; /* "cpuid 0x15", "cpuid 0x16", "hypervisor 0x40000010", "pvclock",
+			       "kernel tsc mult", "gtod 4.x", ... */
+};
+
+/* The counter rate from CPUID, best leaf first (0x15 with a crystal, 0x40000010, 0x16). */
+void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out);
+void fr_seed_cpuid_read(struct fr_cpuid_rate *out);
+
+/* From a clocksource mult/shift of a TSC clocksource (ns = cycles * mult >> shift). */
+uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift);
+/* From a pvclock tsc_to_system_mul / tsc_shift pair (kvm-clock, Xen). */
+uint64_t fr_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift);
+/* From a frequency in kHz. */
+uint64_t fr_seed_mult_from_khz(uint64_t khz);
+
+#endif

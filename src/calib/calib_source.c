@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibrated mode at run time: sandwiches taken by rare calls, the estimate, and the seqlocked line readers compute. */
+#include "calib/calib_source.h"
+
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calib/calib_math.h"
+#include "exact/fastpath.h"
+#include "proc/memid.h"
+#include "report/stats.h"
+
+#define CAL_TRIES 128
+/* Beyond this the line is not slewed at max_slew_ppm: behind, it steps forward; ahead, it runs
+   at half speed until it meets the estimate. */
+#define STEP_NS 100000
+#define FAST_SLEW_PPM 500000
+
+/*
+ * What readers see, under a seqcount: the line, whether it serves, and when the next sandwich
+ * is due. The writer holds `updater`, makes seq odd, reads the counter (so every reading made
+ * with the old line precedes the switch point in ordered modes), writes, makes seq even.
+ */
+static struct {
+	uint32_t seq;
+	uint32_t serving;
+	struct fr_cal_published pub;
+	int64_t sec0; /* the second the line was in when published: splitting needs no division */
+} line __attribute__((aligned(64)));
+
+#define NSEC 1000000000LL
+
+/* Counter value after which a reader takes a sandwich; read outside the seqcount (a hint). */
+static uint64_t next_refresh;
+
+/* Only the holder of `updater` touches these. */
+static struct fr_cal_est est;
+static struct fr_cal_params params;
+static uint64_t seed;
+/* The process whose thread may change est and the line; 0 when free (see claim). */
+static pid_t updater;
+
+/* claim's answer to a process that shares this memory with its owner (vfork, CLONE_VM). */
+#define NOT_OWNER (-1)
+
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+static inline __attribute__((always_inline)) void load_line(struct fr_cal_line *to, struct fr_cal_line *from)
+{
+	to->tsc0 = LD(from->tsc0);
+	to->ns0 = LD(from->ns0);
+	to->mult = LD(from->mult);
+}
+
+static inline __attribute__((always_inline)) void load_pub(struct fr_cal_published *p)
+{
+	load_line(&p->slew, &line.pub.slew);
+	p->tsc_end = LD(line.pub.tsc_end);
+	load_line(&p->after, &line.pub.after);
+}
+
+static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
+{
+	ST(to->tsc0, from->tsc0);
+	ST(to->ns0, from->ns0);
+	ST(to->mult, from->mult);
+}
+
+/*
+ * The right to change the estimate, once per process at a time: 1 taken, 0 held by another
+ * thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
+ * CLONE_VM child has a pid of its own in its parent's memory, and taking over from a parent
+ * thread in the middle of an update, or leaving the right held when it exits, would wreck the
+ * parent's line. So a holder that belongs to another process is a thread of the parent that
+ * was inside an update when this process was forked: it does not exist in this copy, so the
+ * right is taken over and what it may have left half written is reset.
+ */
+static int claim(void)
+{
+	pid_t self = getpid();
+
+	if (!fr_memid_own(self))
+		return NOT_OWNER;
+	for (;;) {
+		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
+		pid_t seen = 0;
+
+		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return 1;
+		if (seen == self)
+			return 0;
+		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			fr_cal_est_init(&est, &params, seed);
+			if (LD(line.seq) & 1) {
+				/* A publication torn by the fork: back to warm-up, the kernel's values. */
+				ST(line.serving, 0);
+				__atomic_store_n(&line.seq, LD(line.seq) + 1, __ATOMIC_RELEASE);
+			}
+			return 1;
+		}
+	}
+}
+
+static void release(void)
+{
+	__atomic_store_n(&updater, 0, __ATOMIC_RELEASE);
+}
+
+/* Publishes the estimate's target, slewed from the current line (the first one is biased up). */
+static void publish(void)
+{
+	struct fr_cal_line target;
+	struct fr_cal_published cur, next;
+	uint32_t seq = LD(line.seq);
+	int serving = (int)LD(line.serving);
+	uint64_t now;
+
+	fr_cal_est_target(&est, &target);
+	__atomic_store_n(&line.seq, seq + 1, __ATOMIC_RELAXED);
+	/* The odd seq must be visible before the switch point is read (a store, then a counter read). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	now = fr_rdtsc_lfence();
+	if (serving) {
+		int64_t e;
+
+		load_pub(&cur);
+		e = fr_cal_line_at(&target, now) - fr_cal_at(&cur, now);
+		if (e > STEP_NS) {
+			/* Far behind (a suspend, a migration, a frequency step): a step forward is
+			   never a step back, and slewing it out would take minutes. */
+			fr_cal_slew(NULL, &target, now, params.max_slew_ppm, &next);
+		} else {
+			/* Far ahead: slow down hard (the slope stays positive) rather than for minutes. */
+			fr_cal_slew(&cur, &target, now, e < -STEP_NS ? FAST_SLEW_PPM : params.max_slew_ppm, &next);
+		}
+	} else {
+		/*
+		 * Until now callers got the kernel's own values, and one may be returning one right
+		 * now. Starting the line above the estimate by its predicted error keeps the line from
+		 * starting below them; the next publications slew the bias away.
+		 */
+		int64_t err = fr_cal_est_error_ns(&est);
+
+		target.ns0 += err > 0 ? err : 0;
+		fr_cal_slew(NULL, &target, now, params.max_slew_ppm, &next);
+	}
+	store_line(&line.pub.slew, &next.slew);
+	ST(line.pub.tsc_end, next.tsc_end);
+	store_line(&line.pub.after, &next.after);
+	ST(line.sec0, fr_cal_at(&next, now) / NSEC);
+	ST(line.serving, 1);
+	__atomic_store_n(&line.seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* The kernel's RAW clock between two ordered counter reads. */
+static int sandwich(struct fr_cal_point *pt)
+{
+	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+	struct timespec k;
+	int ret;
+
+	pt->tsc_before = fr_rdtsc_lfence();
+	ret = real(CLOCK_MONOTONIC_RAW, &k);
+	pt->tsc_after = fr_rdtsc_lfence();
+	pt->ns = (int64_t)k.tv_sec * NSEC + k.tv_nsec;
+	return ret;
+}
+
+/* The kernel's answer through a sandwich, in the readers' convention: ns, or -1 with errno. */
+static int64_t kernel_answer(struct fr_cal_point *pt)
+{
+	int ret = sandwich(pt);
+
+	fr_stats_pass(CLOCK_MONOTONIC_RAW); /* FASTRAW_STATS: the kernel answered this call */
+	if (ret != 0) {
+		errno = -ret;
+		return -1;
+	}
+	return pt->ns;
+}
+
+/* Whether readers at tsc are past the second after sec0 (they would divide); the caller holds the right. */
+static int stale_second(uint64_t tsc)
+{
+	struct fr_cal_published p;
+
+	load_pub(&p);
+	return fr_cal_at(&p, tsc) - LD(line.sec0) * NSEC >= NSEC;
+}
+
+/* Gives a sandwich to the estimate; the caller holds the right. */
+static void feed(const struct fr_cal_point *pt)
+{
+	uint64_t gap = fr_cal_est_refresh_ticks(&est) / 4;
+
+	/*
+	 * Once readers use the line, every new target is published, ready or not: after a
+	 * frequency step the fresh rate is far better than the old line carried on.
+	 */
+	if (fr_cal_est_add(&est, pt) && (fr_cal_est_ready(&est) || LD(line.serving)))
+		publish();
+	else if (LD(line.serving) && fr_cal_est_error_ns(&est) >= 0 && stale_second(pt->tsc_after))
+		publish(); /* the same target, a new sec0 */
+	/* A few sandwiches per refresh period, so that each window has a tight one to keep. */
+	ST(next_refresh, pt->tsc_after + (gap ? gap : 1));
+}
+
+/* A call during warm-up: the kernel's value, and its sandwich for the estimate. */
+static __attribute__((noinline)) int64_t warm(void)
+{
+	struct fr_cal_point pt;
+
+	if (kernel_answer(&pt) < 0)
+		return -1;
+	if (claim() > 0) {
+		feed(&pt);
+		release();
+	}
+	return pt.ns;
+}
+
+/*
+ * A reader whose newest sandwich is old takes one: 1 when it did (the line may have moved),
+ * 0 when another thread is on it, NOT_OWNER when this process may not.
+ */
+static __attribute__((noinline)) int refresh(void)
+{
+	struct fr_cal_point pt;
+	int c = claim();
+
+	if (c <= 0)
+		return c;
+	if (LD(next_refresh) > fr_rdtsc_lfence()) {
+		/* Another thread took it meanwhile. */
+		release();
+		return 0;
+	}
+	if (sandwich(&pt) == 0)
+		feed(&pt);
+	release();
+	return 1;
+}
+
+/*
+ * A reader in a process that shares this memory with its owner (vfork, CLONE_VM), when the
+ * line is due a sandwich that only the owner may take: the owner may never take it (a vfork
+ * parent is stopped until the child leaves). The line p, read at seq, clamped into [k, k +
+ * bound] around the kernel's k: within the promise however old the line, and monotonic, as
+ * both ends only move forward and the line was within the bound while fresh. A new line
+ * from the owner could then start below a k served here, but only by the old line's error and
+ * only for readings closer together than that (microseconds). -2: the line moved, read again.
+ */
+static __attribute__((noinline)) int64_t borrowed(const struct fr_cal_published *p, uint32_t seq)
+{
+	struct fr_cal_point pt;
+	int64_t k = kernel_answer(&pt), l;
+
+	if (k < 0)
+		return -1;
+	if (__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq)
+		return -2;
+	l = fr_cal_at(p, pt.tsc_after);
+	return l < k ? k : l - k > params.bound_ns ? k + params.bound_ns : l;
+}
+
+/*
+ * One reading: the line at the counter, inside the seqcount; -1 with errno when the kernel
+ * failed. *sec0 is the line's second, or -1 when the value came from the kernel.
+ */
+static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counter, int64_t *sec0)
+{
+	*sec0 = -1;
+	for (int i = 0; i < CAL_TRIES; i++) {
+		uint32_t seq = __atomic_load_n(&line.seq, __ATOMIC_ACQUIRE), serving;
+		struct fr_cal_published p;
+		uint64_t tsc;
+		int64_t s0;
+
+		if (FR_UNLIKELY(seq & 1)) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		serving = LD(line.serving);
+		load_pub(&p);
+		s0 = LD(line.sec0);
+		tsc = counter();
+		FR_BARRIER();
+		if (FR_UNLIKELY(__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq))
+			continue;
+		if (FR_UNLIKELY(!serving))
+			return warm();
+		if (FR_UNLIKELY(tsc >= LD(next_refresh))) {
+			int r = refresh();
+
+			if (r > 0)
+				continue;
+			if (r == NOT_OWNER) {
+				int64_t v = borrowed(&p, seq);
+
+				if (v == -2)
+					continue;
+				return v;
+			}
+		}
+		*sec0 = s0;
+		return fr_cal_at(&p, tsc);
+	}
+	/* A writer that never finishes (it cannot happen without a bug): the kernel answers. */
+	{
+		struct fr_cal_point pt;
+
+		return kernel_answer(&pt);
+	}
+}
+
+static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, struct timespec *ts)
+{
+	int64_t sec0, ns = cal_ns(counter, &sec0), rel;
+
+	if (FR_UNLIKELY(ns < 0))
+		return -1;
+	/* Within two seconds of the line's sec0 (always, while calls come): no division. */
+	rel = ns - sec0 * NSEC;
+	if (FR_LIKELY(sec0 >= 0 && (uint64_t)rel < 2 * NSEC)) {
+		int carry = rel >= NSEC;
+
+		ts->tv_sec = (time_t)(sec0 + carry);
+		ts->tv_nsec = (long)(rel - (carry ? NSEC : 0));
+		return 0;
+	}
+	ts->tv_sec = (time_t)(ns / NSEC);
+	ts->tv_nsec = (long)(ns % NSEC);
+	return 0;
+}
+
+static int raw_rdtsc(struct timespec *ts) { return cal_raw(fr_rdtsc, ts); }
+static int raw_lfence(struct timespec *ts) { return cal_raw(fr_rdtsc_lfence, ts); }
+static int raw_rdtscp(struct timespec *ts) { return cal_raw(fr_rdtscp, ts); }
+static int64_t now_rdtsc(void) { int64_t s; return cal_ns(fr_rdtsc, &s); }
+static int64_t now_lfence(void) { int64_t s; return cal_ns(fr_rdtsc_lfence, &s); }
+static int64_t now_rdtscp(void) { int64_t s; return cal_ns(fr_rdtscp, &s); }
+
+fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
+{
+	switch (mode) {
+	case FR_CTR_RDTSC: return raw_rdtsc;
+	case FR_CTR_LFENCE: return raw_lfence;
+	case FR_CTR_RDTSCP: return raw_rdtscp;
+	}
+	return NULL;
+}
+
+fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
+{
+	switch (mode) {
+	case FR_CTR_RDTSC: return now_rdtsc;
+	case FR_CTR_LFENCE: return now_lfence;
+	case FR_CTR_RDTSCP: return now_rdtscp;
+	}
+	return NULL;
+}
+
+void fr_calsrc_setup(uint64_t seed_mult)
+{
+	fr_memid_setup();
+	fr_cal_defaults(&params);
+	seed = seed_mult;
+	fr_cal_est_init(&est, &params, seed);
+	ST(next_refresh, 0);
+}

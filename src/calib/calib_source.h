@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* Calibrated mode at run time: sandwiches with the kernel's RAW clock, a published line, and its readers. */
+#ifndef FR_CALSRC_H
+#define FR_CALSRC_H
+
+#include <stdint.h>
+
+#include "calib/calib_seed.h"
+#include "arch/x86_64/counter.h"
+#include "passthru/passthru.h"
+
+/*
+ * Until the estimate's predicted error fits its budget every call is answered by the kernel
+ * (one RAW call through the real vDSO, or its system call), and the counter read around it
+ * becomes a sandwich: the first call never waits for more than that one kernel call. Then
+ * readers compute the published line; a reader that finds the newest sandwich older than the
+ * refresh period takes one more (no thread, no timer, no signal). Everything lives in static
+ * memory, so a forked child keeps a valid state; a vfork or CLONE_VM child, which shares it,
+ * only reads it (proc/memid.h).
+ */
+
+/* Starts calibrated mode with a seed rate (0 for none). Called once, by the initialiser. */
+void fr_calsrc_setup(uint64_t seed_mult);
+
+/* The calibrated reader for a counter read, in libc's convention. */
+fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode);
+/* The same reading as one integer of nanoseconds (fastraw_now_ns), -1 when even the kernel failed. */
+fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode);
+
+/* The seed for this machine: the kernel's pvclock or TSC-mode data page when usable, else CPUID. */
+struct fr_kdata;
+void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_seed *out);
+
+/* Reads the eligibility inputs (sysfs, /proc) with plain system calls and applies the rule. */
+const char *fr_calsrc_eligible(const struct fr_cpu_features *cpu);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* Resolves libc's own symbols by parsing libc's dynamic section, without calling dlsym. */
+#define _GNU_SOURCE
+#include "elf/dynsym.h"
+
+#include <errno.h>
+#include <elf.h>
+
+#include "elf/early.h"
+
+int fr_path_is(const char *path, const char *base)
+{
+	const char *slash = path;
+
+	for (const char *p = path; *p; p++)
+		if (*p == '/')
+			slash = p + 1;
+	return fr_streq(slash, base);
+}
+
+/*
+ * libc itself, from the loader's list read without a call: a sanitizer runtime intercepts
+ * dl_iterate_phdr and calls dlsym before its interceptors can forward, and before this object
+ * is relocated there is no call to make. Objects loaded at start (libc among them) come first
+ * and are never unloaded, so the walk stops before any node that a concurrent dlopen or dlclose
+ * may change. A link_map entry has no program headers: libc's PT_DYNAMIC is taken as writable,
+ * which is how glibc's build links it (its own start-up writes to it), so the loader's rule for
+ * a writable one applies.
+ */
+int fr_libc_tables(struct fr_elfsyms *out)
+{
+	const struct r_debug *r = fr_rdebug();
+
+	for (const struct link_map *m = r ? r->r_map : NULL; m; m = m->l_next)
+		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
+			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, fr_loader_relocated_dynamic(m->l_addr, PF_W),
+						       out);
+	return -1;
+}
+
+static void *iterate_cache;
+
+fr_iterate_fn fr_dl_iterate_phdr(void)
+{
+	void *p = __atomic_load_n(&iterate_cache, __ATOMIC_ACQUIRE);
+	struct fr_elfsyms libc;
+
+	if (p)
+		return (fr_iterate_fn)p;
+	if (fr_libc_tables(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+		return NULL;
+	/* Racers find the same address: publishing twice is harmless. */
+	__atomic_store_n(&iterate_cache, p, __ATOMIC_RELEASE);
+	return (fr_iterate_fn)p;
+}
+
+void *fr_libc_sym(const char *name, const char *version)
+{
+	struct fr_elfsyms s;
+
+	if (fr_libc_tables(&s) != 0)
+		return NULL;
+	return fr_elfsyms_lookup(&s, name, version);
+}
+
+/* The newest default version first, then any: glibc 2.34 moved dlsym and dlvsym into libc. */
+static void *resolve(void **cache, const char *name, const char *version)
+{
+	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	int saved;
+
+	if (p)
+		return p;
+	saved = errno;
+	p = fr_libc_sym(name, version);
+	if (!p)
+		p = fr_libc_sym(name, NULL);
+	errno = saved;
+	/* Racers find the same address: publishing twice is harmless. */
+	if (p)
+		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
+	return p;
+}
+
+int fr_is_libc_clock_gettime(const void *p)
+{
+	int saved = errno, is;
+
+	is = p == fr_libc_sym("clock_gettime", "GLIBC_2.17") || p == fr_libc_sym("__clock_gettime", NULL);
+	errno = saved;
+	return is;
+}
+
+static void *getauxval_cache;
+
+fr_getauxval_fn fr_real_getauxval(void)
+{
+	return (fr_getauxval_fn)resolve(&getauxval_cache, "getauxval", "GLIBC_2.16");
+}
+
+unsigned long fr_auxval(unsigned long type)
+{
+	fr_getauxval_fn f = fr_real_getauxval();
+	int saved = errno;
+	unsigned long v;
+
+	if (!f)
+		return 0;
+	v = f(type);
+	errno = saved;
+	return v;
+}

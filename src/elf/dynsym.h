@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* libc's own symbols (its getauxval, its clock_gettime), found in its dynamic symbol table so that our interposers of them are bypassed. */
+#ifndef FR_DYNSYM_H
+#define FR_DYNSYM_H
+
+#include <link.h>
+
+#include "elf/elfsym.h"
+
+/* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
+int fr_path_is(const char *path, const char *base);
+
+/*
+ * Fills out with libc's dynamic tables (libc.so.6, from the loader's link_map list, read without
+ * a call, also before this object is relocated). No allocation, never dlsym. Returns 0 or -1.
+ */
+int fr_libc_tables(struct fr_elfsyms *out);
+
+struct dl_phdr_info;
+typedef int (*fr_iterate_fn)(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);
+
+/*
+ * libc's own dl_iterate_phdr, found in its symbol table (so never a sanitizer's interceptor),
+ * cached; NULL if libc cannot be read. It walks the caller's namespace, under the loader's
+ * recursive lock: never from a path a signal handler may take for the first time.
+ */
+fr_iterate_fn fr_dl_iterate_phdr(void);
+
+/* The address of name@version (version NULL: any) in libc.so.6, or NULL. */
+void *fr_libc_sym(const char *name, const char *version);
+
+typedef void *(*fr_dlsym_fn)(void *handle, const char *name);
+typedef void *(*fr_dlvsym_fn)(void *handle, const char *name, const char *version);
+typedef unsigned long (*fr_getauxval_fn)(unsigned long type);
+
+/* Whether p is libc's own clock_gettime, under either of its names (clock_gettime, __clock_gettime). Keeps errno. */
+int fr_is_libc_clock_gettime(const void *p);
+
+/* libc's getauxval, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
+fr_getauxval_fn fr_real_getauxval(void);
+
+/* libc's getauxval(type), or 0 when it cannot be found. Keeps errno. */
+unsigned long fr_auxval(unsigned long type);
+
+#endif

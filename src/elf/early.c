@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* Finds the loader's r_debug before this object is relocated, from the auxiliary vector and the dynamic linker's own symbol table. */
+#define _GNU_SOURCE
+#include "elf/early.h"
+
+#include <elf.h>
+#include <stdint.h>
+
+#include "elf/elfsym.h"
+#include "arch/x86_64/rawsys.h"
+#include "proc/readable.h"
+
+void *const fr_self_ref = (void *)&fr_self_ref;
+
+#define PR_GET_AUXV_ 0x41555856L /* Linux 6.4 */
+#define AUXV_WORDS 128
+
+/* The auxiliary vector into v (AUXV_WORDS words), the number of bytes read, or <= 0. */
+static long read_auxv(unsigned long *v)
+{
+	static const char path[] = "/proc/self/auxv";
+	long fd, n, got = 0;
+
+	n = fr_sys3(157 /* SYS_prctl */, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v));
+	if (n > 0)
+		return n > (long)(AUXV_WORDS * sizeof(*v)) ? (long)(AUXV_WORDS * sizeof(*v)) : n;
+	fd = fr_sys3(257 /* SYS_openat */, -100 /* AT_FDCWD */, (long)path, 02000000 /* O_RDONLY|O_CLOEXEC */);
+	if (fd < 0)
+		return -1;
+	while (got < (long)(AUXV_WORDS * sizeof(*v))) {
+		n = fr_sys3(0 /* SYS_read */, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	fr_sys3(3 /* SYS_close */, fd, 0, 0);
+	return got;
+}
+
+static unsigned long auxv_get(const unsigned long *v, long bytes, unsigned long type)
+{
+	for (long i = 0; i + 1 < bytes / (long)sizeof(*v); i += 2) {
+		if (v[i] == AT_NULL)
+			break;
+		if (v[i] == type)
+			return v[i + 1];
+	}
+	return 0;
+}
+
+/*
+ * ld.so's _r_debug, from its ELF image at AT_BASE. The kernel gives AT_BASE as the interpreter's
+ * load bias, which is where its ELF header lies when it is linked at 0, as every glibc's is: the
+ * header is probed before it is read, and must say so (its first PT_LOAD at 0).
+ */
+static const struct r_debug *from_interpreter(uintptr_t base)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	const ElfW(Phdr) *ph;
+	struct fr_elfsyms s;
+
+	if (!base || fr_readable(eh) != 1 || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (ph[i].p_vaddr != 0)
+			return NULL;
+		break;
+	}
+	if (fr_elfsyms_from_phdrs(base, ph, eh->e_phnum, &s) != 0)
+		return NULL;
+	return fr_elfsyms_lookup(&s, "_r_debug", fr_elfsym_data);
+}
+
+/* Written once, before relocation, by the one thread the loader runs then; read-only after. */
+static const struct r_debug *early;
+
+const struct r_debug *fr_rdebug(void)
+{
+	unsigned long v[AUXV_WORDS];
+	uintptr_t base;
+	long n;
+
+	if (fr_relocated())
+		return &_r_debug;
+	if (early)
+		return early;
+	n = read_auxv(v);
+	if (n <= 0)
+		return NULL;
+	/*
+	 * ld.so run as the program (`ld.so ./prog`, `ld.so --preload`): the kernel loaded no
+	 * interpreter, so AT_BASE is 0, and what it mapped is ld.so itself, whose program headers
+	 * (AT_PHDR) follow its ELF header in its first page. from_interpreter checks either.
+	 */
+	base = auxv_get(v, n, AT_BASE);
+	if (!base)
+		base = auxv_get(v, n, AT_PHDR) & ~(uintptr_t)4095;
+	early = from_interpreter(base);
+	return early;
+}
+
+unsigned long fr_early_auxval(unsigned long type)
+{
+	unsigned long v[AUXV_WORDS];
+	long n = read_auxv(v);
+
+	return n > 0 ? auxv_get(v, n, type) : 0;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* Walks the loader's list of objects after our own to find the next definition of a name, as the loader's own lookup order would. */
+#define _GNU_SOURCE
+#include "elf/nextsym.h"
+
+#include <errno.h>
+#include <link.h>
+
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "elf/elfsym.h"
+
+/* Defined by every version of the library and by nothing else: what the launcher checks for too. */
+static const char marker[] = "fastraw_info";
+
+int fr_copy_is(const struct fr_elfsyms *s)
+{
+	return fr_elfsyms_find(s, marker, fr_elfsym_default) >= 0;
+}
+
+int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && a - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * By the address of our own code, which the compiler forms relative to the instruction pointer:
+ * _DYNAMIC, a weak symbol, would be read from the GOT, which is still empty before relocation.
+ */
+int fr_phdr_is_self(const struct dl_phdr_info *info)
+{
+	return fr_phdr_contains(info, (const void *)fr_phdr_is_self);
+}
+
+int fr_phdr_is_libc(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+}
+
+int fr_phdr_is_vdso(const struct dl_phdr_info *info)
+{
+	return info->dlpi_name && fr_path_is(info->dlpi_name, "linux-vdso.so.1");
+}
+
+/*
+ * Walks of the caller's namespace by libc's dl_iterate_phdr, in the loader's order: the program,
+ * LD_PRELOAD's entries, their dependencies breadth first (libc among them), then what dlopen
+ * added. Each entry comes with its program headers, which say where its segments are and how the
+ * loader left its dynamic section; the loader's lock keeps the list still meanwhile.
+ *
+ * The chain walk hands each() the tables of every object after ours up to libc's, in order, and
+ * stops when each() returns 1. It passes over the vDSO (outside the global scope: its
+ * clock_gettime has the kernel's calling convention, never a libc-convention target), copies of
+ * libfastraw (a later copy sends its calls back to the first, so chaining to one would loop:
+ * passthru/copies.h) and objects whose tables cannot be read. When libc comes before our entry we were
+ * dlopen'd, and what follows libc is not the start-up chain: libc alone is handed over.
+ */
+struct chain_walk {
+	int (*each)(const struct fr_elfsyms *s, void *arg);
+	void *arg;
+	int self_at_start; /* our entry came before libc's */
+	int reached_libc;  /* the walk went as far as libc, each() stopping it there or not */
+};
+
+/* Returns 1 when each() stopped the walk. */
+static int hand(struct chain_walk *c, const struct dl_phdr_info *info)
+{
+	struct fr_elfsyms s;
+
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
+		return 0;
+	return c->each(&s, c->arg);
+}
+
+static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct chain_walk *c = arg;
+	int libc = fr_phdr_is_libc(info);
+
+	(void)size;
+	if (!c->self_at_start) {
+		if (fr_phdr_is_self(info)) {
+			c->self_at_start = 1;
+			return 0;
+		}
+		if (!libc)
+			return 0;
+		hand(c, info);
+		return c->reached_libc = 1;
+	}
+	if (fr_phdr_is_vdso(info))
+		return 0;
+	c->reached_libc = libc;
+	return hand(c, info) || libc;
+}
+
+/* 0 after a walk, -1 when libc's dl_iterate_phdr cannot be found (nothing was read). */
+static int chain_run(struct chain_walk *c)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+
+	if (!iterate)
+		return -1;
+	iterate(chain_visit, c);
+	return 0;
+}
+
+/*
+ * The objects after ours up to libc's, as the first chain walk found them: loaded at start and
+ * never unloaded, so the record stays true for the life of the process, and later lookups read
+ * it without another walk (and without the loader's lock).
+ */
+#define CHAIN_MAX 32
+
+enum { CHAIN_NONE, CHAIN_BUILDING, CHAIN_READY };
+
+static int chain_state = CHAIN_NONE;
+static int chain_n, chain_self_at_start;
+static struct fr_elfsyms chain[CHAIN_MAX];
+
+/* Records one object; 1 (stop, the record is not published) when it would overflow. */
+static int add(const struct fr_elfsyms *s, void *arg)
+{
+	int *overflow = arg;
+
+	if (chain_n == CHAIN_MAX)
+		return *overflow = 1;
+	chain[chain_n++] = *s;
+	return 0;
+}
+
+/* The record, made by the first caller that claims it; 0 when it is there to read. */
+static int chain_ready(void)
+{
+	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE, overflow = 0;
+	struct chain_walk c = { add, &overflow, 0, 0 };
+	int ok;
+
+	if (st == CHAIN_READY)
+		return 0;
+	/* Another thread (or a handler's interrupted thread) is recording: walk on our own. */
+	if (st != CHAIN_NONE || !__atomic_compare_exchange_n(&chain_state, &expected, CHAIN_BUILDING, 0,
+							     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return -1;
+	chain_n = 0;
+	ok = chain_run(&c) == 0 && c.reached_libc && !overflow;
+	chain_self_at_start = c.self_at_start;
+	__atomic_store_n(&chain_state, ok ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
+	return ok ? 0 : -1;
+}
+
+static int stop(const struct fr_elfsyms *s, void *arg)
+{
+	(void)s;
+	(void)arg;
+	return 1;
+}
+
+int fr_self_loaded_at_start(void)
+{
+	struct chain_walk c = { stop, NULL, 0, 0 };
+
+	if (chain_ready() == 0)
+		return chain_self_at_start;
+	return chain_run(&c) == 0 && c.self_at_start;
+}
+
+/* A lookup by name along the chain: the first default definition. */
+struct find_name {
+	const char *name;
+	void *found;
+};
+
+static int find(const struct fr_elfsyms *s, void *arg)
+{
+	struct find_name *f = arg;
+
+	return (f->found = fr_elfsyms_lookup_default(s, f->name)) != NULL;
+}
+
+void *fr_next_sym(const char *name)
+{
+	struct find_name f = { name, NULL };
+	struct chain_walk c = { find, &f, 0, 0 };
+	struct fr_elfsyms libc;
+
+	if (chain_ready() == 0) {
+		for (int i = 0; i < chain_n; i++)
+			if (find(&chain[i], &f))
+				break;
+		return f.found;
+	}
+	if (chain_run(&c) == 0 && (c.self_at_start || c.reached_libc))
+		return f.found;
+	/* Our entry not seen (another namespace's list): libc's own, as for a dlopen'd copy. */
+	if (fr_libc_tables(&libc) != 0)
+		return NULL;
+	return fr_elfsyms_lookup_default(&libc, name);
+}
+
+/*
+ * Where an address lies in the loader's list relative to our entry, by one walk: before it
+ * (the vDSO included), after it up to libc's, or neither.
+ */
+struct place {
+	const void *addr;
+	int after_self, before, after;
+};
+
+static int place_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct place *p = arg;
+
+	(void)size;
+	if (!p->after_self) {
+		if (fr_phdr_is_self(info)) {
+			p->after_self = 1;
+			/* An address already placed before us cannot lie after us as well. */
+			return p->before;
+		}
+		if (fr_phdr_contains(info, p->addr))
+			p->before = 1;
+		/* libc before us: we were dlopen'd, and no address is before or after us. */
+		return fr_phdr_is_libc(info);
+	}
+	if (fr_phdr_is_vdso(info))
+		return 0;
+	if (fr_phdr_contains(info, p->addr))
+		return p->after = 1;
+	return fr_phdr_is_libc(info);
+}
+
+enum fr_place fr_place_of(const void *addr)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+	struct place p = { addr, 0, 0, 0 };
+
+	if (!iterate)
+		return FR_PLACE_UNKNOWN;
+	iterate(place_visit, &p);
+	if (!p.after_self)
+		return FR_PLACE_NEITHER;
+	return p.before ? FR_PLACE_BEFORE : p.after ? FR_PLACE_AFTER : FR_PLACE_NEITHER;
+}
+
+const char *fr_chain_problem(void)
+{
+	struct fr_elfsyms libc;
+
+	if (fr_libc_tables(&libc) != 0)
+		return "libc.so.6 not in the loader's list or its symbol table unreadable: lookups, getauxval and syscall() have nothing to pass to";
+	if (!fr_dl_iterate_phdr())
+		return "libc has no dl_iterate_phdr: every next definition is libc's own, later interposers are passed over";
+	return NULL;
+}
+
+void *fr_next_cached(void **cache, const char *name)
+{
+	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	int saved;
+
+	if (p)
+		return p;
+	/* Before relocation errno is out of reach, and nothing on this path sets it. */
+	if (!fr_relocated()) {
+		p = fr_next_sym(name);
+	} else {
+		saved = errno;
+		p = fr_next_sym(name);
+		errno = saved;
+	}
+	if (p)
+		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
+	return p;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* The fast path instantiated per counter read and era rules, each with its constants inlined. */
+#include "exact/fastpath.h"
+
+#include "passthru/passthru.h"
+
+static uint64_t ctr_rdtsc(void)
+{
+	return fr_rdtsc();
+}
+
+static uint64_t ctr_lfence(void)
+{
+	return fr_rdtsc_lfence();
+}
+
+static uint64_t ctr_rdtscp(void)
+{
+	return fr_rdtscp();
+}
+
+int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
+{
+	return fr_raw_read_general(kd, kd->lay->rules, kd->lay->field_shift, counter, ts);
+}
+
+static int general_with(const struct fr_kdata *kd, fr_counter_fn counter, void *ts)
+{
+	return fr_raw_read_general_with(kd, counter, ts);
+}
+
+int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
+{
+	return fr_raw_read_fast(kd, kd->lay->rules, kd->lay->field_shift, counter, general_with, fr_emit_ts, ts);
+}
+
+fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
+{
+	return mode == FR_CTR_RDTSCP ? ctr_rdtscp : mode == FR_CTR_RDTSC ? ctr_rdtsc : ctr_lfence;
+}
+
+/* The pages found at initialisation; written before the function pointer that reads them is published. */
+struct fr_kdata fr_kd;
+
+/*
+ * An instance answers in libc's convention; its general path, out of line, ignores the counter
+ * argument (its own read is inlined) and passes the call through when it cannot answer. Its
+ * twin now_* gives the same reading as one integer of nanoseconds (fastraw_now_ns).
+ */
+#define FR_INSTANCE(rules, fs, ctr)                                                                   \
+	static __attribute__((noinline, cold)) int general_##rules##_##ctr(                         \
+		const struct fr_kdata *kd, fr_counter_fn counter, void *ts)                           \
+	{                                                                                             \
+		if (fr_raw_read_general(kd, rules, fs, ctr_##ctr, ts) == FR_OK)                       \
+			return 0;                                                                     \
+		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                       \
+	}                                                                                             \
+	static int raw_##rules##_##ctr(struct timespec *ts)                                           \
+	{                                                                                             \
+		return fr_raw_read_fast(&fr_kd, rules, fs, ctr_##ctr, general_##rules##_##ctr,        \
+					fr_emit_ts, ts);                                              \
+	}                                                                                             \
+	static __attribute__((noinline, cold)) int general_ns_##rules##_##ctr(                      \
+		const struct fr_kdata *kd, fr_counter_fn counter, void *ns)                           \
+	{                                                                                             \
+		struct timespec ts;                                                                   \
+		int ret = general_##rules##_##ctr(kd, counter, &ts);                                  \
+                                                                                                      \
+		*(int64_t *)ns = ret ? -1 : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;             \
+		return ret;                                                                           \
+	}                                                                                             \
+	static int64_t now_##rules##_##ctr(void)                                                      \
+	{                                                                                             \
+		int64_t ns;                                                                           \
+                                                                                                      \
+		fr_raw_read_fast(&fr_kd, rules, fs, ctr_##ctr, general_ns_##rules##_##ctr, fr_emit_ns, \
+				 &ns);                                                                \
+		return ns;                                                                            \
+	}
+
+FR_INSTANCE(FR_RULES_5_3, 0, rdtsc)
+FR_INSTANCE(FR_RULES_5_3, 0, lfence)
+FR_INSTANCE(FR_RULES_5_3, 0, rdtscp)
+FR_INSTANCE(FR_RULES_6_5, 0, rdtsc)
+FR_INSTANCE(FR_RULES_6_5, 0, lfence)
+FR_INSTANCE(FR_RULES_6_5, 0, rdtscp)
+FR_INSTANCE(FR_RULES_6_10, 8, rdtsc)
+FR_INSTANCE(FR_RULES_6_10, 8, lfence)
+FR_INSTANCE(FR_RULES_6_10, 8, rdtscp)
+
+/* Indexed by [rules][counter mode]. Each era's rules go with its own field shift (kdata.c). */
+static const fr_raw_fn instances[3][3] = {
+	[FR_RULES_5_3] = { raw_FR_RULES_5_3_rdtscp, raw_FR_RULES_5_3_lfence, raw_FR_RULES_5_3_rdtsc },
+	[FR_RULES_6_5] = { raw_FR_RULES_6_5_rdtscp, raw_FR_RULES_6_5_lfence, raw_FR_RULES_6_5_rdtsc },
+	[FR_RULES_6_10] = { raw_FR_RULES_6_10_rdtscp, raw_FR_RULES_6_10_lfence, raw_FR_RULES_6_10_rdtsc },
+};
+
+static const fr_now_fn now_instances[3][3] = {
+	[FR_RULES_5_3] = { now_FR_RULES_5_3_rdtscp, now_FR_RULES_5_3_lfence, now_FR_RULES_5_3_rdtsc },
+	[FR_RULES_6_5] = { now_FR_RULES_6_5_rdtscp, now_FR_RULES_6_5_lfence, now_FR_RULES_6_5_rdtsc },
+	[FR_RULES_6_10] = { now_FR_RULES_6_10_rdtscp, now_FR_RULES_6_10_lfence, now_FR_RULES_6_10_rdtsc },
+};
+
+/* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */
+static int pairing_ok(const struct fr_layout *lay)
+{
+	return (lay->rules == FR_RULES_6_10) == (lay->field_shift == 8);
+}
+
+fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
+{
+	return pairing_ok(lay) ? instances[lay->rules][mode] : NULL;
+}
+
+fr_now_fn fr_now_for(const struct fr_layout *lay, enum fr_counter_mode mode)
+{
+	return pairing_ok(lay) ? now_instances[lay->rules][mode] : NULL;
+}

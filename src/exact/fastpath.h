@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/* One exact CLOCK_MONOTONIC_RAW reading from the kernel's data pages, generic over the counter read. */
+#ifndef FR_FASTPATH_H
+#define FR_FASTPATH_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "kdata/kdata.h"
+#include "math/rawmath.h"
+#include "arch/x86_64/counter.h"
+#include "passthru/passthru.h"
+
+/* A counter read: rdtsc, lfence;rdtsc or rdtscp in production, a synthetic value in tests. */
+typedef uint64_t (*fr_counter_fn)(void);
+
+#define FR_LD32(p) (*(const volatile uint32_t *)(p))
+#define FR_LD64(p) (*(const volatile uint64_t *)(p))
+#define FR_BARRIER() __asm__ volatile("" ::: "memory")
+#define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FR_LIKELY(x) __builtin_expect(!!(x), 1)
+
+/*
+ * One consistent copy of the pvclock page's fields under its version protocol, with the counter
+ * read inside the same window when counter is not NULL. Returns FR_PASS when the stable bit is
+ * clear (the vDSO then makes the system call) or when the version never settles.
+ */
+static inline __attribute__((always_inline)) int
+fr_pvclock_snapshot(const volatile uint8_t *pv, fr_counter_fn counter, struct fr_pvclock_vals *p,
+		    uint64_t *tsc)
+{
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+
+		FR_BARRIER();
+		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
+			return FR_PASS;
+		p->tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
+		p->system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
+		p->mul = FR_LD32(pv + FR_PV_MUL);
+		p->shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		if (counter)
+			*tsc = counter();
+		FR_BARRIER();
+		/* An odd version never equals the even one taken above: an update in progress retries. */
+		if (FR_LIKELY(FR_LD32(pv + FR_PV_VERSION) == version))
+			return FR_OK;
+	}
+	return FR_PASS;
+}
+
+/*
+ * kvmclock nanoseconds from the pvclock page, as the vDSO's pvclock reader computes them.
+ * Returns FR_PASS when the snapshot does, or when the TSC is below the page's timestamp
+ * (mainline wraps there, vendor kernels clamp: only the running vDSO can answer).
+ */
+static inline __attribute__((always_inline)) int
+fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cycles)
+{
+	struct fr_pvclock_vals p;
+	uint64_t tsc = 0;
+
+	if (fr_pvclock_snapshot(pv, counter, &p, &tsc) != FR_OK)
+		return FR_PASS;
+	return fr_pvclock_cycles(&p, tsc, cycles);
+}
+
+/*
+ * One consistent copy of the Hyper-V TSC page's scale and offset under its sequence, with the
+ * counter read inside the same window when counter is not NULL (hv_read_tsc_page_tsc). Returns
+ * FR_PASS when the sequence is 0 (the page is invalid: the vDSO makes the system call) or when
+ * it never settles; the kernel retries without bound, this is bounded.
+ */
+static inline __attribute__((always_inline)) int
+fr_hvclock_snapshot(const volatile uint8_t *hv, fr_counter_fn counter, struct fr_hvclock_vals *h, uint64_t *tsc)
+{
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		uint32_t sequence = FR_LD32(hv + FR_HV_SEQUENCE);
+
+		if (FR_UNLIKELY(sequence == 0))
+			return FR_PASS;
+		FR_BARRIER();
+		h->scale = FR_LD64(hv + FR_HV_SCALE);
+		h->offset = FR_LD64(hv + FR_HV_OFFSET);
+		if (counter)
+			*tsc = counter();
+		FR_BARRIER();
+		if (FR_LIKELY(FR_LD32(hv + FR_HV_SEQUENCE) == sequence))
+			return FR_OK;
+	}
+	return FR_PASS;
+}
+
+/* Hyper-V reference time from the TSC page, as the vDSO's hvclock reader computes it (unmasked). */
+static inline __attribute__((always_inline)) int
+fr_hvclock_read(const volatile uint8_t *hv, fr_counter_fn counter, uint64_t *cycles)
+{
+	struct fr_hvclock_vals h;
+	uint64_t tsc = 0;
+
+	if (fr_hvclock_snapshot(hv, counter, &h, &tsc) != FR_OK)
+		return FR_PASS;
+	*cycles = fr_hvclock_cycles(&h, tsc);
+	return FR_OK;
+}
+
+/* The clocksource value for the entry's clock mode (a counter read, or a given tick value). */
+typedef int (*fr_cycles_fn)(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles);
+
+/*
+ * One consistent look at the CS_RAW entry, following a time namespace to the real page: waits
+ * for an even seq, takes the clocksource value from cycles_of inside the window, masks it as the
+ * era does, reads the fields and checks seq again. FR_OK with *cycles, *v and the namespace
+ * offsets; FR_PASS for a mode cycles_of cannot serve, the "invalid" marker, or a seqcount that
+ * never settles. Nothing is cached: every call reads seq, mode and fields afresh.
+ */
+static inline __attribute__((always_inline)) int
+fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_cycles_fn cycles_of,
+		const void *ctx, uint64_t *cycles, struct fr_raw_vals *v, uint64_t *off_sec, uint64_t *off_nsec)
+{
+	const volatile uint8_t *entry = kd->raw0;
+	int in_ns = 0;
+
+	*off_sec = *off_nsec = 0;
+	for (int i = 0; i < FR_SEQ_TRIES; i++) {
+		const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+
+		if (FR_UNLIKELY(seq & 1)) {
+			/*
+			 * Odd: a writer is at work, or this is a time-namespace page (seq 1 and the
+			 * marker mode). The namespace offsets never change; the real data is on
+			 * another page with its own seqcount.
+			 */
+			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
+				*off_sec = FR_LD64(base);
+				*off_nsec = FR_LD64(base + 8);
+				entry = kd->raw_ns;
+				in_ns = 1;
+				continue;
+			}
+			__builtin_ia32_pause();
+			continue;
+		}
+		FR_BARRIER();
+		if (cycles_of(kd, (int32_t)FR_LD32(entry + FR_OFF_MODE), ctx, cycles) != FR_OK)
+			return FR_PASS;
+		/* From 6.5 the counter value is masked to 63 bits; bit 63 is the vDSO's "invalid" marker. */
+		if (rules != FR_RULES_5_3)
+			*cycles &= FR_S64_MAX;
+		if (FR_UNLIKELY(!fr_cycles_ok(*cycles)))
+			return FR_PASS;
+		v->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+		v->max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
+		v->mult = FR_LD32(entry + FR_OFF_MULT + fs);
+		v->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+		v->base_sec = FR_LD64(base);
+		v->base_nsec = FR_LD64(base + 8);
+		FR_BARRIER();
+		if (FR_LIKELY(FR_LD32(entry + FR_OFF_SEQ) == seq))
+			return FR_OK;
+	}
+	return FR_PASS;
+}
+
+/*
+ * cycles_of for a live reading: the counter, kvmclock from the pvclock page, or Hyper-V reference
+ * time from the TSC page, at the counter.
+ */
+static inline __attribute__((always_inline)) int
+fr_counter_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
+{
+	fr_counter_fn counter = *(const fr_counter_fn *)ctx;
+
+	/* Each vclock page is mapped only once the kernel has used its mode: touch it only then. */
+	if (mode == FR_MODE_PVCLOCK)
+		return kd->vclock ? fr_pvclock_read(kd->vclock, counter, cycles) : FR_PASS;
+	if (mode == FR_MODE_TSC) {
+		*cycles = counter();
+		return FR_OK;
+	}
+	if (mode == FR_MODE_HVCLOCK)
+		return kd->hvclock ? fr_hvclock_read(kd->hvclock, counter, cycles) : FR_PASS;
+	return FR_PASS;
+}
+
+/*
+ * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
+ * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none, a cleared
+ * pvclock stable bit, a Hyper-V page with sequence 0, the vDSO's "invalid" counter marker, a
+ * seqcount that never settles).
+ */
+static inline __attribute__((always_inline)) int
+fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		    struct timespec *ts)
+{
+	struct fr_raw_vals v;
+	uint64_t cycles, off_sec, off_nsec;
+
+	if (fr_raw_snapshot(kd, rules, fs, fr_counter_cycles, &counter, &cycles, &v, &off_sec, &off_nsec) != FR_OK)
+		return FR_PASS;
+	/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
+	fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
+	return FR_OK;
+}
+
+/* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
+typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, void *dst);
+
+/* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
+typedef void (*fr_emit_fn)(void *dst, uint64_t sec, uint64_t ns);
+
+static inline void fr_emit_ts(void *dst, uint64_t sec, uint64_t ns)
+{
+	fr_ts_set((struct timespec *)dst, sec, ns);
+}
+
+static inline void fr_emit_ns(void *dst, uint64_t sec, uint64_t ns)
+{
+	*(int64_t *)dst = fr_ts_ns(sec, ns);
+}
+
+/* The entry's fields a fast reading uses, read after the counter. */
+struct fr_fast_fields {
+	uint64_t cycle_last, base_nsec, sec;
+	uint64_t lim; /* d must not exceed it: 2^32 - 1, and max_cycles from 6.10 */
+	uint32_t mult, shift;
+};
+
+static inline __attribute__((always_inline)) void
+fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, uint64_t off_sec,
+	       struct fr_fast_fields *f)
+{
+	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+
+	f->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
+	f->base_nsec = FR_LD64(base + 8);
+	f->sec = FR_LD64(base) + off_sec;
+	f->mult = FR_LD32(entry + FR_OFF_MULT + fs);
+	f->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+	f->lim = 0xffffffffu;
+	if (rules == FR_RULES_6_10) {
+		uint64_t max_cycles = FR_LD64(entry + FR_OFF_MAX_CYCLES);
+
+		if (max_cycles < f->lim)
+			f->lim = max_cycles;
+	}
+}
+
+/*
+ * The fast reading of one data entry whose seq (even) has been read: the common case of
+ * fr_raw_read_general in as few instructions as possible (with lfence each one counts), and the
+ * general path, out of line, for everything else. off_sec/off_nsec are a time namespace's
+ * offsets, constant 0 outside one.
+ *
+ * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
+ * NSEC_PER_SEC). Let kc = system_time + scaled be the kvmclock value and d = kc - L. While
+ * 0 <= d < 2^32, d <= max_cycles (6.10+) and B, L < 2^62, every era's formula, masks and tests
+ * included, is exactly (B + d * 2^s) >> s = (B >> s) + d, so
+ *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
+ * where the bracket does not depend on the counter: its loads and adds run beside the
+ * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
+ * simply given to the general path.
+ */
+static inline __attribute__((always_inline)) int
+fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
+	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, fr_emit_fn emit, uint64_t off_sec,
+	      uint64_t off_nsec, void *dst)
+{
+	/*
+	 * Only seq, mode and the pvclock version are read before the counter: the counter read
+	 * waits for them (lfence, rdtscp) and for nothing else. Every other field is read after it,
+	 * still inside both windows, which is the same snapshot the kernel's order would see.
+	 */
+	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
+	struct fr_fast_fields f;
+
+	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
+		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
+		const volatile uint8_t *pv = kd->pv_fast;
+		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u, mul;
+		uint64_t tsc_timestamp, system_time, since_last, delta, scaled;
+		int8_t pshift;
+
+		FR_BARRIER();
+		delta = counter();
+		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
+		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
+		mul = FR_LD32(pv + FR_PV_MUL);
+		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		fr_fast_fields(entry, fs, rules, off_sec, &f);
+		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
+		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
+				f.mult != 1ull << (f.shift & 63) || pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
+			return general(kd, counter, dst);
+		FR_BARRIER();
+		/* An odd version never equals the even one taken above: an update in progress retries. */
+		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
+			return general(kd, counter, dst);
+		delta -= tsc_timestamp;
+		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
+		if (FR_UNLIKELY((int64_t)delta < 0))
+			return general(kd, counter, dst);
+		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
+		since_last = system_time - f.cycle_last;
+		if (FR_UNLIKELY(since_last + scaled > f.lim))
+			return general(kd, counter, dst);
+		emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + off_nsec + scaled);
+		return FR_OK;
+	}
+	if (FR_LIKELY(mode == FR_MODE_TSC)) {
+		/*
+		 * TSC: while 0 <= d = c - L < 2^32 (and d <= max_cycles from 6.10) every era computes
+		 * (B + d * mult) >> s in 64 bits, and no mask changes c (c < L + 2^32 < 2^63).
+		 */
+		uint64_t c, d;
+
+		FR_BARRIER();
+		c = counter();
+		fr_fast_fields(entry, fs, rules, off_sec, &f);
+		FR_BARRIER();
+		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
+			return general(kd, counter, dst);
+		d = c - f.cycle_last;
+		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
+			return general(kd, counter, dst);
+		emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
+		return FR_OK;
+	}
+	/* hvclock (Hyper-V, rare and multiply-bound anyway), none, unknown: the general path decides. */
+	return general(kd, counter, dst);
+}
+
+/* The fast reading: page 0, or a time namespace's real page with its offsets. */
+static inline __attribute__((always_inline)) int
+fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
+		 fr_general_fn general, fr_emit_fn emit, void *dst)
+{
+	const volatile uint8_t *entry = kd->raw0;
+	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+
+	if (FR_LIKELY(!(seq & 1))) {
+		FR_BARRIER();
+		return fr_fast_entry(kd, entry, seq, rules, fs, counter, general, emit, 0, 0, dst);
+	}
+	/* Odd: a writer at work, or a namespace page (seq 1 and the marker); its offsets never change. */
+	if (kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
+		const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+		uint64_t off_sec = FR_LD64(off), off_nsec = FR_LD64(off + 8);
+
+		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
+		if (FR_LIKELY(!(seq & 1))) {
+			FR_BARRIER();
+			return fr_fast_entry(kd, kd->raw_ns, seq, rules, fs, counter, general, emit, off_sec,
+					     off_nsec, dst);
+		}
+	}
+	return general(kd, counter, dst);
+}
+
+/* The fast reading with any counter and the layout's own rules, not inlined: for tests and tools. */
+int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
+
+/* The reference reading with any counter and the layout's own rules, not inlined. */
+int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts);
+
+/* The production counter reads, as functions (their reads are inlined into the fast paths). */
+fr_counter_fn fr_counter_for(enum fr_counter_mode mode);
+
+/* The pages the published fast paths read (fastpath.c). */
+extern struct fr_kdata fr_kd;
+/* The fast path for an era's rules and a counter read (it reads fr_kd), or NULL for a layout it cannot serve. */
+fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
+/* fr_raw_for's twin giving total nanoseconds: the same reading, the same fields, no split. */
+fr_now_fn fr_now_for(const struct fr_layout *lay, enum fr_counter_mode mode);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* The pass-through target: the real vDSO's clock_gettime, found on first use, or the system call. */
+#include "passthru/passthru.h"
+
+#include <errno.h>
+
+#include "passthru/copies.h"
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "elf/nextsym.h"
+#include "arch/x86_64/rawsys.h"
+#include "report/stats.h"
+#include "elf/vdso_elf.h"
+
+int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	return (int)fr_sys3(228 /* SYS_clock_gettime */, clk, (long)ts, 0);
+}
+
+int fr_fail(int ret)
+{
+	errno = -ret;
+	return -1;
+}
+
+/*
+ * The real vDSO function, or the system call where the process has no vDSO (valgrind). Found
+ * from AT_SYSINFO_EHDR, not /proc/self/maps: this runs in the constructor of every process,
+ * before anything could have moved the vDSO (a checkpoint restorer that moves it puts it back
+ * where the saved pointers expect it).
+ */
+static fr_real_fn resolve_real(void)
+{
+	fr_real_fn f = (fr_real_fn)fr_vdso_sym(fr_vdso_base(), "__vdso_clock_gettime", "LINUX_2.6");
+
+	return f ? f : fr_sys_clock_gettime;
+}
+
+static int real_init(clockid_t clk, struct timespec *ts);
+
+fr_real_fn fr_real = real_init;
+
+/* The pass-through target, resolved and published on first use (racers resolve the same one). */
+fr_real_fn fr_real_get(void)
+{
+	fr_real_fn f = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE), expected = real_init;
+	int saved = errno;
+
+	if (f != real_init)
+		return f;
+	f = resolve_real();
+	errno = saved;
+	__atomic_compare_exchange_n(&fr_real, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f;
+}
+
+static int real_init(clockid_t clk, struct timespec *ts)
+{
+	return fr_real_get()(clk, ts);
+}
+
+int fr_passthrough(clockid_t clk, struct timespec *ts)
+{
+	fr_stats_pass(clk);
+	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+}
+
+/* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_pass). */
+static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
+{
+	return fr_vdso_libc(clk, ts);
+}
+
+/*
+ * Where the process has no vDSO (valgrind): the system call, whose -EFAULT for a bad pointer
+ * libc's own turns into -1 and errno for every clock, so no tail jump.
+ */
+static int sys_libc_convention(clockid_t clk, struct timespec *ts)
+{
+	return fr_finish(fr_sys_clock_gettime(clk, ts));
+}
+
+static void *pass_cache;
+
+fr_clock_fn fr_pass_next(void)
+{
+	return (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+}
+
+int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	fr_clock_fn next = ts ? fr_pass_next() : NULL;
+
+	if (next)
+		return next(clk, ts);
+	return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
+}
+
+fr_clock_fn fr_pass_interposer(void)
+{
+	/* In a later copy of the library, the first copy's, which counts the call (passthru/copies.h). */
+	fr_clock_fn f = fr_copy_pass();
+
+	if (f)
+		return f;
+	f = fr_pass_next();
+	return f && !fr_is_libc_clock_gettime((const void *)f) ? f : NULL;
+}
+
+fr_clock_fn fr_pass_target(void)
+{
+	fr_clock_fn f = fr_pass_interposer();
+
+	if (f)
+		return f;
+	return fr_real_get() == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
+}
+
+fr_clock_fn fr_pass;
+fr_real_fn fr_direct;
+
+/*
+ * Resolves the pass-through target and publishes it: when libc's own follows, fr_direct (the
+ * vDSO from the exported entry itself), else fr_pass; that fails harmlessly when initialisation
+ * already put the counting wrapper there.
+ */
+static fr_clock_fn publish(void)
+{
+	fr_clock_fn f = fr_pass_target(), expected = NULL;
+
+	if (f == vdso_libc_convention)
+		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
+	else
+		__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return f;
+}
+
+int fr_pass_first(clockid_t clk, struct timespec *ts)
+{
+	if (!fr_relocated())
+		return fr_early_clock_gettime(clk, ts);
+	return publish()(clk, ts);
+}
+
+void fr_pass_prime(void)
+{
+	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE))
+		return;
+	publish();
+}
+
+/* The counting wrapper's target, set before the wrapper is published. */
+static fr_clock_fn counted;
+
+static int pass_counting(clockid_t clk, struct timespec *ts)
+{
+	fr_stats_pass_on(clk);
+	return __atomic_load_n(&counted, __ATOMIC_RELAXED)(clk, ts);
+}
+
+void fr_pass_count(void)
+{
+	__atomic_store_n(&counted, fr_pass_target(), __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_pass, pass_counting, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_SHADOW_VDSO and FASTRAW_SYSCALL; unknown values become warnings. */
+#include "proc/env.h"
+
+#include <string.h>
+
+/* One bit per variable in fr_env.seen; FR_ENV_NVARS counts them. */
+enum {
+	SEEN_TSC = 1u << 0,
+	SEEN_SOURCE = 1u << 1,
+	SEEN_DISABLE = 1u << 2,
+	SEEN_DEBUG = 1u << 3,
+	SEEN_STATS = 1u << 4,
+	SEEN_SHADOW_VDSO = 1u << 5,
+	SEEN_SYSCALL = 1u << 6,
+};
+
+_Static_assert(SEEN_SYSCALL == 1u << (FR_ENV_NVARS - 1), "FR_ENV_NVARS counts the variables");
+
+/* The value of name in one "NAME=value" entry, or NULL. */
+static const char *match(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(entry, name, n) == 0 && entry[n] == '=')
+		return entry + n + 1;
+	return NULL;
+}
+
+/*
+ * Whether this is the variable's first entry, which getenv would return and which alone counts.
+ * An empty first entry still counts: the variable is then unset, whatever follows.
+ */
+static int first(struct fr_env *out, unsigned bit)
+{
+	if (out->seen & bit)
+		return 0;
+	out->seen |= bit;
+	return 1;
+}
+
+/* Never more than one per variable (first()), so the array cannot overflow. */
+static void add_warning(struct fr_env *out, const char *name, const char *value, const char *accepted)
+{
+	if (out->nwarn < FR_ENV_NVARS) {
+		out->warn[out->nwarn].name = name;
+		out->warn[out->nwarn].value = value;
+		out->warn[out->nwarn].accepted = accepted;
+		out->nwarn++;
+	}
+}
+
+static void parse_flag(struct fr_env *out, const char *name, const char *value, int *flag)
+{
+	if (strcmp(value, "1") == 0)
+		*flag = 1;
+	else if (strcmp(value, "0") == 0)
+		*flag = 0;
+	else
+		add_warning(out, name, value, "0, 1");
+}
+
+static void parse_tsc(struct fr_env *out, const char *value)
+{
+	static const struct {
+		const char *name;
+		enum fr_counter_mode mode;
+	} modes[] = { { "rdtscp", FR_CTR_RDTSCP }, { "lfence", FR_CTR_LFENCE }, { "rdtsc", FR_CTR_RDTSC } };
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(value, modes[i].name) == 0) {
+			out->tsc_set = 1;
+			out->tsc = modes[i].mode;
+			return;
+		}
+	}
+	add_warning(out, "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc");
+}
+
+static void parse_source(struct fr_env *out, const char *value)
+{
+	static const char *const names[] = { "auto", "kernel", "calibrated", "off" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(value, names[i]) == 0) {
+			out->source = (enum fr_source)i;
+			return;
+		}
+	}
+	add_warning(out, "FASTRAW_SOURCE", value, "auto, kernel, calibrated, off");
+}
+
+/* A flag variable's first, non-empty entry. */
+static void flag(struct fr_env *out, const char *name, const char *v, unsigned bit, int *dst)
+{
+	if (first(out, bit) && *v)
+		parse_flag(out, name, v, dst);
+}
+
+void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (; !secure && envp && *envp; envp++) {
+		const char *e = *envp, *v;
+
+		if (strncmp(e, "FASTRAW_", 8) != 0)
+			continue;
+		if ((v = match(e, "FASTRAW_TSC"))) {
+			if (first(out, SEEN_TSC) && *v)
+				parse_tsc(out, v);
+		} else if ((v = match(e, "FASTRAW_SOURCE"))) {
+			if (first(out, SEEN_SOURCE) && *v)
+				parse_source(out, v);
+		} else if ((v = match(e, "FASTRAW_DISABLE"))) {
+			flag(out, "FASTRAW_DISABLE", v, SEEN_DISABLE, &out->disable);
+		} else if ((v = match(e, "FASTRAW_DEBUG"))) {
+			flag(out, "FASTRAW_DEBUG", v, SEEN_DEBUG, &out->debug);
+		} else if ((v = match(e, "FASTRAW_STATS"))) {
+			flag(out, "FASTRAW_STATS", v, SEEN_STATS, &out->stats);
+		} else if ((v = match(e, "FASTRAW_SHADOW_VDSO"))) {
+			flag(out, "FASTRAW_SHADOW_VDSO", v, SEEN_SHADOW_VDSO, &out->shadow_vdso);
+		} else if ((v = match(e, "FASTRAW_SYSCALL"))) {
+			flag(out, "FASTRAW_SYSCALL", v, SEEN_SYSCALL, &out->syscall_raw);
+		}
+	}
+}
+
+void fr_env_warning_line(const struct fr_env_warning *w, struct fr_line *l)
+{
+	size_t len = strlen(w->value);
+
+	fr_line_add(l, w->name);
+	fr_line_add(l, "=");
+	if (fr_line_add_escaped(l, w->value, FR_ENV_SHOW_MAX) < len) {
+		fr_line_add(l, "... (");
+		fr_line_add_uint(l, len);
+		fr_line_add(l, " bytes)");
+	}
+	fr_line_add(l, " is not one of ");
+	fr_line_add(l, w->accepted);
+	fr_line_add(l, "; using the default");
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* The FASTRAW_* environment variables, read from an environment block without getenv. */
+#ifndef FR_ENV_H
+#define FR_ENV_H
+
+#include "arch/x86_64/counter.h"
+#include "report/log.h"
+
+/* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */
+#define FR_ENV_NVARS 7
+
+/* At most this many bytes of an echoed value are shown; a longer one ends in "..." and its length. */
+#define FR_ENV_SHOW_MAX 64
+
+/* A variable whose value was not understood; the default was used. */
+struct fr_env_warning {
+	const char *name;     /* "FASTRAW_TSC" */
+	const char *value;    /* points into the environment block */
+	const char *accepted; /* "rdtscp, lfence, rdtsc" */
+};
+
+/* FASTRAW_SOURCE: where CLOCK_MONOTONIC_RAW comes from. */
+enum fr_source {
+	FR_SRC_AUTO = 0,   /* the kernel's data where it can be read exactly, else calibrated, else the kernel */
+	FR_SRC_KERNEL,     /* only the kernel's data (exact), else pass through */
+	FR_SRC_CALIBRATED, /* always the calibrated estimate, even where the kernel's data would do */
+	FR_SRC_OFF,        /* every call to the real vDSO */
+};
+
+struct fr_env {
+	enum fr_source source;        /* FASTRAW_SOURCE, default auto */
+	int tsc_set;                  /* FASTRAW_TSC named a counter */
+	enum fr_counter_mode tsc;     /* valid when tsc_set */
+	int disable;                  /* FASTRAW_DISABLE=1 */
+	int debug;                    /* FASTRAW_DEBUG=1 */
+	int stats;                    /* FASTRAW_STATS=1 */
+	/*
+	 * FASTRAW_SHADOW_VDSO=1: getauxval(AT_SYSINFO_EHDR) gives the shadow image. Off by default:
+	 * the shadow's address is not the vDSO's, so programs that match it against dl_iterate_phdr,
+	 * dladdr or /proc/self/maps would no longer find the vDSO.
+	 */
+	int shadow_vdso;
+	int syscall_raw;              /* FASTRAW_SYSCALL=1: syscall(SYS_clock_gettime, RAW) may take the fast path */
+	unsigned seen;                /* one bit per variable whose first entry has been read */
+	int nwarn;
+	struct fr_env_warning warn[FR_ENV_NVARS];
+};
+
+/*
+ * Parses envp (may be NULL). An empty value counts as unset. As with getenv, the first entry of
+ * a name counts and later duplicates are ignored. In a secure-execution process (secure != 0:
+ * AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.
+ */
+void fr_env_parse(char *const *envp, int secure, struct fr_env *out);
+
+/*
+ * Appends the warning for w to l ("FASTRAW_TSC=bogus is not one of ...; using the default"),
+ * the value escaped (fr_line_add_escaped) and cut at FR_ENV_SHOW_MAX bytes with "..." and its
+ * length, so that neither a control character nor a long value can forge or hide output.
+ */
+void fr_env_warning_line(const struct fr_env_warning *w, struct fr_line *l);
+
+#endif

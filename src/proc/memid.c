@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Which process owns this memory: a page the kernel wipes in forked children, else the kernel's kcmp. */
+#include "proc/memid.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "arch/x86_64/rawsys.h"
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#endif
+#define SYS_KCMP 312
+#define KCMP_VM 1
+
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+
+/*
+ * A page marked MADV_WIPEONFORK whose first word is the owner's pid. A forked child finds it
+ * zeroed (the mark is inherited, so its own children do too); a vfork or CLONE_VM child shares
+ * it and finds its parent's pid. NULL where the kernel has no such mark (before 4.14).
+ */
+static pid_t *page;
+
+/* The owner as ordinary memory records it (copied by fork, shared by CLONE_VM): without the page. */
+static pid_t owner;
+
+void fr_memid_setup(void)
+{
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	pid_t self = getpid();
+	void *p;
+
+	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
+	if (LD(page)) {
+		__atomic_store_n(page, self, __ATOMIC_RELEASE);
+		return;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, len, MADV_WIPEONFORK) != 0) {
+		munmap(p, len);
+		return;
+	}
+	*(pid_t *)p = self;
+	__atomic_store_n(&page, (pid_t *)p, __ATOMIC_RELEASE);
+}
+
+/* kcmp(a, b, KCMP_VM): 0 when both use one memory, > 0 when not, < 0 when the kernel cannot say. */
+static long kcmp_vm(pid_t a, pid_t b)
+{
+	return fr_sys3(SYS_KCMP, a, b, KCMP_VM);
+}
+
+int fr_memid_own(pid_t self)
+{
+	pid_t *p = LD(page), seen;
+
+	if (p) {
+		seen = LD(*p);
+		if (seen == self)
+			return 1;
+		/*
+		 * Zero: a fork copied this memory since its owner wrote the page, and this is the
+		 * copy's first process to ask, so the copy is its own. (A CLONE_VM child that the
+		 * forked child made before ever asking would win it instead: the forked child then
+		 * only reads, which is slower, never wrong.)
+		 */
+		return seen == 0 && (__atomic_compare_exchange_n(p, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+				     seen == self);
+	}
+	seen = LD(owner);
+	if (seen == self)
+		return 1;
+	/*
+	 * Before 4.14 the kernel compares the two processes' memory. Where it cannot (no kcmp,
+	 * the owner gone or not ours to inspect) the answer is "shared": writing is what is unsafe.
+	 */
+	if (kcmp_vm(self, seen) <= 0)
+		return 0;
+	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
+	return 1;
+}

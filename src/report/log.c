@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* Builds and writes diagnostic lines, async-signal-safely. */
+#define _GNU_SOURCE
+#include "report/log.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+
+/* ld.so's initial stack pointer (argc, argv..., NULL, envp...); weak: not everywhere. */
+extern void *__libc_stack_end __attribute__((weak));
+
+/* At most this many bytes of the program's name are shown. */
+#define PROGRAM_MAX 64
+
+/* Room for the text: one byte is kept for the newline. */
+#define ROOM(l) (sizeof((l)->buf) - 1)
+
+void fr_line_init(struct fr_line *l)
+{
+	l->len = 0;
+	l->cut = 0;
+}
+
+/*
+ * argv[0]: libc's copy once its start-up ran, before that (a preinit array) the kernel's
+ * initial stack. Either way the string the program was started with, read without a call.
+ */
+static const char *program(void)
+{
+	const char *p = program_invocation_name;
+
+	if ((!p || !*p) && &__libc_stack_end && __libc_stack_end && *(long *)__libc_stack_end > 0)
+		p = ((char **)__libc_stack_end)[1];
+	return p && *p ? p : "?";
+}
+
+static void add_program(struct fr_line *l)
+{
+	const char *p = program(), *slash = __builtin_strrchr(p, '/');
+	size_t used = 0;
+
+	if (slash && slash[1])
+		p = slash + 1;
+	while (p[used] && used < PROGRAM_MAX) {
+		size_t n = __builtin_strcspn(p + used, ":");
+
+		if (n > PROGRAM_MAX - used)
+			n = PROGRAM_MAX - used;
+		if (fr_line_add_escaped(l, p + used, n) < n)
+			break;
+		used += n;
+		if (p[used] == ':' && used < PROGRAM_MAX) {
+			fr_line_add(l, "\\x3a");
+			used++;
+		}
+	}
+	if (p[used])
+		fr_line_add(l, "...");
+}
+
+void fr_line_start(struct fr_line *l)
+{
+	fr_line_init(l);
+	fr_line_add(l, "fastraw[");
+	fr_line_add_uint(l, (unsigned long)getpid());
+	fr_line_add(l, "] ");
+	add_program(l);
+	fr_line_add(l, ": ");
+}
+
+void fr_line_add(struct fr_line *l, const char *s)
+{
+	while (s && *s && l->len < ROOM(l))
+		l->buf[l->len++] = *s++;
+	if (s && *s)
+		l->cut = 1;
+}
+
+void fr_line_add_uint(struct fr_line *l, unsigned long v)
+{
+	char num[24], *p = num + sizeof(num);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	fr_line_add(l, p);
+}
+
+void fr_line_copy(const struct fr_line *l, char *dst, size_t cap)
+{
+	size_t n = l->len < cap - 1 ? l->len : cap - 1;
+
+	__builtin_memcpy(dst, l->buf, n);
+	dst[n] = '\0';
+}
+
+/* The escape for byte c in out (NUL-terminated), or an empty string when c is printed as it is. */
+static void escape(unsigned char c, char out[5])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out[0] = '\0';
+	if (c >= 0x20 && c < 0x7f && c != '\\')
+		return;
+	out[0] = '\\';
+	out[2] = '\0';
+	if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+		out[1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+		return;
+	}
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 15];
+	out[4] = '\0';
+}
+
+size_t fr_line_add_escaped(struct fr_line *l, const char *s, size_t max)
+{
+	size_t used = 0;
+
+	for (; s && s[used] && used < max; used++) {
+		unsigned char c = (unsigned char)s[used];
+		char esc[5];
+
+		escape(c, esc);
+		if (!esc[0]) {
+			if (l->len >= ROOM(l))
+				break;
+			l->buf[l->len++] = (char)c;
+			continue;
+		}
+		if (l->len + __builtin_strlen(esc) > ROOM(l))
+			break;
+		fr_line_add(l, esc);
+	}
+	if (s && s[used] && used < max)
+		l->cut = 1;
+	return used;
+}
+
+void fr_line_emit(struct fr_line *l)
+{
+	static const struct timespec now = { 0, 0 };
+	int saved = errno, was_pending, broken = 0;
+	sigset_t pipe_only, old, pending;
+	size_t off = 0;
+
+	/* A line that overflowed says so rather than ending mid-word without a sign. */
+	if (l->cut && l->len >= 3) {
+		l->buf[l->len - 3] = l->buf[l->len - 2] = l->buf[l->len - 1] = '.';
+	}
+	l->buf[l->len++] = '\n';
+	/* A SIGPIPE would kill a program that never wrote to its stderr, or change its exit status. */
+	sigemptyset(&pipe_only);
+	sigaddset(&pipe_only, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	while (off < l->len) {
+		ssize_t n = write(2, l->buf + off, l->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		broken = n < 0 && errno == EPIPE;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	/* Ours to take back only if it was not pending already: one pending SIGPIPE stays one. */
+	if (broken && !was_pending)
+		sigtimedwait(&pipe_only, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	l->len = 0;
+	l->cut = 0;
+	errno = saved;
+}

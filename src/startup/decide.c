@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Chooses the counter read and checks the fast path against the real vDSO before it is enabled. */
+#include "startup/decide.h"
+
+enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
+				       int *rdtscp_missing)
+{
+	enum fr_counter_mode def = cpu->rdtscp ? FR_CTR_RDTSCP : FR_CTR_LFENCE;
+
+	*rdtscp_missing = 0;
+	if (!env->tsc_set)
+		return def;
+	if (env->tsc == FR_CTR_RDTSCP && !cpu->rdtscp) {
+		*rdtscp_missing = 1;
+		return FR_CTR_LFENCE;
+	}
+	return env->tsc;
+}
+
+static int ts_le(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
+}
+
+/*
+ * Rounds of the self-test. A wrong layout or formula misses the vDSO's bracket (tens of ns wide)
+ * by far more in its first round, and every round reads the same fields: more rounds add start-up
+ * time to every process, not evidence. A few guard against one lucky round (a value read while
+ * the kernel was updating the page, which the seqcount should have caught).
+ */
+#define SELF_TEST_ROUNDS 8
+
+const char *fr_self_test(const struct fr_kdata *kd, fr_counter_fn counter, fr_real_fn real)
+{
+	int served = 0;
+
+	if (real == fr_sys_clock_gettime)
+		return "no vDSO to check against";
+	for (int i = 0; i < SELF_TEST_ROUNDS; i++) {
+		struct timespec a, m, b;
+
+		if (real(CLOCK_MONOTONIC_RAW, &a) != 0)
+			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
+		if (fr_raw_read_with(kd, counter, &m) != FR_OK)
+			continue;
+		if (real(CLOCK_MONOTONIC_RAW, &b) != 0)
+			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
+		if (!ts_le(&a, &m) || !ts_le(&m, &b) || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L)
+			return "self-test against the vDSO failed";
+		served++;
+	}
+	return served ? NULL : "fast path could not serve the self-test (clock mode or pvclock not usable)";
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The two decisions of start-up that need no process state: which counter read, and whether the fast path agrees with the vDSO. */
+#ifndef FR_DECIDE_H
+#define FR_DECIDE_H
+
+#include "startup/runtime.h"
+#include "exact/fastpath.h"
+#include "arch/x86_64/counter.h"
+#include "proc/env.h"
+
+/*
+ * The counter read for this CPU and environment: FASTRAW_TSC when it names one the CPU has,
+ * else rdtscp where CPUID reports it, else lfence. Sets *rdtscp_missing when rdtscp was asked
+ * for on a CPU without it (lfence is used: never SIGILL).
+ */
+enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
+				       int *rdtscp_missing);
+
+/*
+ * Interleaved calls: real <= ours <= real, with tv_nsec in range, every time, and at least one
+ * call served by the fast path. Returns NULL, or why the fast path must stay off.
+ */
+const char *fr_self_test(const struct fr_kdata *kd, fr_counter_fn counter, fr_real_fn real);
+
+#endif

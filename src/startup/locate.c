@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* Chooses the data-page layout: the release's era when its page agrees, else one the page checks and the self-test prove. */
+#include "startup/locate.h"
+
+#include "startup/decide.h"
+#include "report/log.h"
+#include "proc/maps.h"
+#include "proc/readable.h"
+#include "elf/vdso_elf.h"
+
+/* "M.m" of the release; "?" when it has none. */
+static void put_release(struct fr_line *t, const char *release)
+{
+	unsigned major, minor;
+
+	if (fr_release_parse(release, &major, &minor) != 0) {
+		fr_line_add(t, "?");
+		return;
+	}
+	fr_line_add_uint(t, major);
+	fr_line_add(t, ".");
+	fr_line_add_uint(t, minor);
+}
+
+/*
+ * Fills kd for layout lay at w and checks the page (strictly for a layout the release does not
+ * name). *shape is 0 when the failure has nothing to do with the layout (no vDSO at all).
+ */
+static const char *try_layout(const struct fr_layout *lay, const struct fr_where *w, int strict,
+			      struct fr_kdata *kd, int *shape)
+{
+	uintptr_t below = (uintptr_t)lay->pages_below * FR_PAGE_SIZE, vvar, vclock;
+
+	*shape = 0;
+	if (w->from_maps) {
+		if (!w->vdso || !w->vvar)
+			return "no [vdso] or [vvar] mapping";
+		*shape = 1;
+		if (w->vdso - w->vvar != below)
+			return "[vvar] is not where this kernel era puts it";
+		vvar = w->vvar;
+		vclock = w->vvar_vclock ? w->vvar_vclock : vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
+	} else {
+		if (!w->vdso)
+			return "no vDSO in this process";
+		vvar = w->vdso - below;
+		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
+	}
+	*shape = 1;
+	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
+	return strict ? fr_kdata_check_strict(kd) : fr_kdata_check(kd);
+}
+
+/* pick->note for a layout taken against the release's word. */
+static void note_assumed(struct fr_pick *pick, const char *release, enum fr_release_kind kind,
+			 const struct fr_layout *own, const char *own_fail)
+{
+	struct fr_line t;
+
+	fr_line_init(&t);
+	fr_line_add(&t, "assumed: ");
+	switch (kind) {
+	case FR_REL_NEWER:
+		fr_line_add(&t, "kernel ");
+		put_release(&t, release);
+		fr_line_add(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
+		break;
+	case FR_REL_KNOWN:
+		fr_line_add(&t, "release ");
+		put_release(&t, release);
+		fr_line_add(&t, " says ");
+		fr_line_add(&t, own->name);
+		fr_line_add(&t, ", whose page checks fail (");
+		fr_line_add(&t, own_fail);
+		fr_line_add(&t, ")");
+		break;
+	case FR_REL_OLD:
+		fr_line_add(&t, "release ");
+		put_release(&t, release);
+		fr_line_add(&t, " says no RAW data (before 5.3)");
+		break;
+	case FR_REL_UNPARSED:
+		fr_line_add(&t, "kernel release not understood");
+		break;
+	}
+	fr_line_add(&t, "; page and vDSO agree");
+	fr_line_copy(&t, pick->note, sizeof(pick->note));
+}
+
+/* Why no layout would do, in pick->why: the release's reason, then the best evidence found. */
+static const char *refusal(struct fr_pick *pick, const char *release, enum fr_release_kind kind,
+			   const char *base, const struct fr_layout *judged, const char *judge_why,
+			   const struct fr_layout *newest, const char *newest_why, int tried)
+{
+	struct fr_line t;
+
+	if (!tried && kind != FR_REL_NEWER)
+		return base;
+	fr_line_init(&t);
+	if (kind == FR_REL_NEWER) {
+		fr_line_add(&t, "kernel ");
+		put_release(&t, release);
+		fr_line_add(&t, " is newer than the newest known, " FR_NEWEST_KNOWN);
+	} else {
+		fr_line_add(&t, base);
+	}
+	if (judged) {
+		fr_line_add(&t, "; its page matches ");
+		fr_line_add(&t, judged->name);
+		fr_line_add(&t, " but ");
+		fr_line_add(&t, judge_why);
+	} else if (kind == FR_REL_NEWER && !tried) {
+		fr_line_add(&t, ", and without /proc/self/maps its layout cannot be confirmed");
+	} else if (kind == FR_REL_NEWER) {
+		fr_line_add(&t, ", and its page does not match ");
+		fr_line_add(&t, newest->name);
+		fr_line_add(&t, ": ");
+		fr_line_add(&t, newest_why);
+	} else if (kind == FR_REL_KNOWN) {
+		fr_line_add(&t, "; no other layout matches the page");
+	} else {
+		return base;
+	}
+	fr_line_copy(&t, pick->why, sizeof(pick->why));
+	return pick->why;
+}
+
+const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge_fn judge, void *ctx,
+			 struct fr_kdata *kd, struct fr_pick *pick)
+{
+	enum fr_release_kind kind;
+	const struct fr_layout *own, *lay, *judged = NULL;
+	const char *base, *why, *judge_why = NULL, *newest_why = NULL;
+	int shape, tried = 0;
+
+	pick->era = "none";
+	pick->assumed = 0;
+	pick->judged = 0;
+	pick->note[0] = pick->why[0] = '\0';
+	if (!release)
+		return "uname failed";
+	own = fr_layout_for_release_kind(release, &base, &kind);
+	if (own) {
+		why = try_layout(own, w, 0, kd, &shape);
+		if (!why) {
+			pick->era = own->name;
+			return NULL;
+		}
+		if (!shape)
+			return why;
+		base = why;
+	}
+	/* Without /proc the distance of [vvar] from the vDSO is a guess: nothing else is tried. */
+	for (unsigned i = 0; w->from_maps && (lay = fr_layout_newest(i)); i++) {
+		if (kind == FR_REL_NEWER && i > 0)
+			break;
+		if (lay == own)
+			continue;
+		why = try_layout(lay, w, 1, kd, &shape);
+		if (!shape)
+			return kind == FR_REL_NEWER ? why : base;
+		tried = 1;
+		if (i == 0)
+			newest_why = why;
+		if (why)
+			continue;
+		why = judge(kd, ctx);
+		if (!why) {
+			pick->era = lay->name;
+			pick->assumed = 1;
+			pick->judged = 1;
+			note_assumed(pick, release, kind, own, base);
+			return NULL;
+		}
+		if (!judged) {
+			judged = lay;
+			judge_why = why;
+		}
+	}
+	__builtin_memset(kd, 0, sizeof(*kd));
+	return refusal(pick, release, kind, base, judged, judge_why, fr_layout_newest(0), newest_why, tried);
+}
+
+void fr_where_read(struct fr_where *w)
+{
+	struct fr_maps maps;
+
+	__builtin_memset(w, 0, sizeof(*w));
+	if (fr_maps_read(&maps) == 0) {
+		w->from_maps = 1;
+		w->vdso = maps.vdso;
+		w->vvar = maps.vvar;
+		w->vvar_vclock = maps.vvar_vclock;
+	} else {
+		w->vdso = (uintptr_t)fr_vdso_base();
+	}
+}
+
+/* What fr_self_test needs besides the pages. */
+struct self_test_ctx {
+	fr_counter_fn counter;
+	fr_real_fn real;
+};
+
+static const char *judge_self_test(const struct fr_kdata *kd, void *ctx)
+{
+	const struct self_test_ctx *c = ctx;
+
+	return fr_self_test(kd, c->counter, c->real);
+}
+
+/*
+ * Whether the pages the release's own layout names can be read where it puts them, asked of the
+ * kernel before the first touch: a guess that lands on an unmapped or a SIGBUS page (a kernel
+ * whose layout is not its release's) must cost an error code, not the host process. The
+ * namespace page is a SIGBUS page outside a time namespace, so it is asked about only inside one.
+ */
+static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
+{
+	uintptr_t vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
+	struct fr_kdata kd;
+
+	if (vdso <= vvar || fr_readable((const volatile void *)vvar) != 1)
+		return 0;
+	fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar, NULL);
+	return !fr_kdata_in_timens(&kd) || fr_readable(kd.raw_ns) == 1;
+}
+
+/*
+ * 2 when the fast path on kd agrees with the vDSO, 1 when it has nothing to prove (in a mode it
+ * does not compute every call goes to the kernel, and the maps could not change that: the
+ * caller's checks say so), 0 when it disagrees. The pvclock page is read only in pvclock mode,
+ * where the kernel maps it; it is asked about first all the same.
+ */
+static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
+{
+	int mode = fr_kdata_mode(kd);
+
+	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
+		return 1;
+	if (mode == FR_MODE_PVCLOCK && (!kd->vclock || fr_readable(kd->vclock) != 1))
+		return 0;
+	return fr_self_test(kd, c->counter, c->real) == NULL ? 2 : 0;
+}
+
+/*
+ * First the release's own layout where it says, from AT_SYSINFO_EHDR alone, checked and judged:
+ * the common case, with no /proc read. Anything else (no vDSO, a release without its own layout,
+ * unreadable pages, a failed check or self-test) is decided as before, from /proc/self/maps.
+ */
+const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
+		      struct fr_pick *pick)
+{
+	struct self_test_ctx ctx = { counter, real };
+	const struct fr_layout *own = NULL;
+	struct fr_where w;
+	const char *base;
+	enum fr_release_kind kind;
+	int ok;
+
+	__builtin_memset(&w, 0, sizeof(w));
+	w.vdso = (uintptr_t)fr_vdso_base();
+	if (release)
+		own = fr_layout_for_release_kind(release, &base, &kind);
+	if (own && w.vdso && own_pages_readable(own, w.vdso) &&
+	    !fr_locate_in(release, &w, judge_self_test, &ctx, kd, pick) && (ok = confirmed(kd, &ctx)) != 0) {
+		pick->judged = ok == 2;
+		return NULL;
+	}
+	fr_where_read(&w);
+	return fr_locate_in(release, &w, judge_self_test, &ctx, kd, pick);
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: MIT */
+/* Lazy, lock-free initialisation: find the pages, choose the counter, self-test, publish. */
+#include "startup/runtime.h"
+
+#include <errno.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "startup/decide.h"
+#include "calib/calib_source.h"
+#include "exact/fastpath.h"
+#include "passthru/copies.h"
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "proc/env.h"
+#include "report/log.h"
+#include "elf/nextsym.h"
+#include "report/stats.h"
+#include "elf/vdso_elf.h"
+
+extern char **environ;
+/* ld.so's initial stack pointer (argc, argv..., NULL, envp..., NULL, auxv); weak: not everywhere. */
+extern void *__libc_stack_end __attribute__((weak));
+
+/*
+ * The environment. In an executable's preinit array (before libc's own start-up) environ is
+ * still NULL, but the kernel's initial stack already holds it, right after argv.
+ */
+char **fr_environment(void)
+{
+	char **argv;
+	long argc;
+
+	if (environ || !&__libc_stack_end || !__libc_stack_end)
+		return environ;
+	argc = *(long *)__libc_stack_end;
+	argv = (char **)__libc_stack_end + 1;
+	return argv + argc + 1;
+}
+
+static int raw_pass(struct timespec *ts)
+{
+	return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);
+}
+
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	int saved, ret;
+
+	if (clk != CLOCK_MONOTONIC_RAW) {
+		fr_stats_pass(clk);
+		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	}
+	if (!ts)
+		return -EFAULT;
+	saved = errno;
+	ret = fr_raw_call(ts);
+	if (ret != 0)
+		ret = errno > 0 ? -errno : -EINVAL;
+	errno = saved;
+	return ret;
+}
+
+int fr_raw_first(struct timespec *ts)
+{
+	fr_raw_fn f;
+
+	if (!fr_relocated())
+		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
+	fr_init();
+	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
+	return f ? f(ts) : raw_pass(ts);
+}
+
+fr_raw_fn fr_raw;
+
+/* Everything initialisation decides, computed on the caller's stack. */
+struct plan {
+	struct fr_env env;
+	struct fr_cpu_features cpu;
+	struct fr_kdata kd;
+	struct fr_status st;
+	int rdtscp_missing;
+	struct utsname uts;
+	struct fr_seed seed;             /* calibrated mode's starting rate */
+	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
+};
+
+/* The release fr_init_as decides for, instead of uname's; NULL in the library. */
+static const char *release_seam;
+
+static void plan_make(struct plan *p, fr_real_fn real)
+{
+	const char *why, *eligible;
+	int located = 0;
+
+	__builtin_memset(p, 0, sizeof(*p));
+	p->st.pick.era = "none";
+	p->st.mode = -1;
+	if (release_seam)
+		p->st.release = release_seam;
+	else
+		p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
+	fr_cpu_probe(&p->cpu);
+	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
+	if (p->env.disable)
+		why = "disabled by FASTRAW_DISABLE";
+	else if (p->env.source == FR_SRC_OFF)
+		why = "disabled by FASTRAW_SOURCE=off";
+	else if (!(why = fr_locate(p->st.release, fr_counter_for(p->st.counter), real, &p->kd, &p->st.pick))) {
+		located = 1;
+		p->st.mode = fr_kdata_mode(&p->kd);
+		/* Say so plainly: the self-test would only report that no call could be served. */
+		if (p->st.mode == FR_MODE_NONE)
+			why = "clock mode none: the clocksource has no vDSO reader, the kernel serves every call";
+		else if (p->env.source == FR_SRC_CALIBRATED)
+			why = "FASTRAW_SOURCE=calibrated";
+		else if (!p->st.pick.judged)
+			why = fr_self_test(&p->kd, fr_counter_for(p->st.counter), real);
+	}
+	p->st.active = why == NULL;
+	p->st.reason = why;
+	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
+		return;
+	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
+	eligible = fr_calsrc_eligible(&p->cpu);
+	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
+		p->st.cal_note = eligible;
+		return;
+	}
+	fr_calsrc_seed(&p->kd, located, p->st.release, &p->seed);
+	p->st.calibrated = 1;
+	p->st.cal_note = p->seed.source;
+	p->cal_forced_ineligible = eligible;
+}
+
+static void report(const struct plan *p)
+{
+	struct fr_line l;
+	const char *why;
+
+	for (int i = 0; i < p->env.nwarn; i++) {
+		fr_line_start(&l);
+		fr_line_add(&l, "warning: ");
+		fr_env_warning_line(&p->env.warn[i], &l);
+		fr_line_emit(&l);
+	}
+	if (p->rdtscp_missing) {
+		fr_line_start(&l);
+		fr_line_add(&l, "warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		fr_line_emit(&l);
+	}
+	if (!p->env.debug)
+		return;
+	if ((why = fr_chain_problem())) {
+		fr_line_start(&l);
+		fr_line_add(&l, "lookups: ");
+		fr_line_add(&l, why);
+		fr_line_emit(&l);
+	}
+	fr_line_start(&l);
+	fr_line_add(&l, "kernel=");
+	fr_line_add(&l, p->st.release ? p->st.release : "?");
+	fr_line_add(&l, " era=");
+	fr_line_add(&l, p->st.pick.era);
+	if (p->st.pick.assumed) {
+		fr_line_add(&l, " (");
+		fr_line_add(&l, p->st.pick.note);
+		fr_line_add(&l, ")");
+	}
+	fr_line_add(&l, " clock=");
+	fr_line_add(&l, p->st.mode < 0 ? "unknown" : fr_mode_name(p->st.mode));
+	fr_line_add(&l, " counter=");
+	fr_line_add(&l, fr_counter_name(p->st.counter));
+	if (p->st.active) {
+		fr_line_add(&l, " active");
+	} else if (p->st.calibrated) {
+		fr_line_add(&l, " calibrated: seed ");
+		fr_line_add(&l, p->st.cal_note);
+		fr_line_add(&l, ", within 2 us of the kernel after warm-up; kernel data not used: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->cal_forced_ineligible) {
+			fr_line_add(&l, "; forced although ");
+			fr_line_add(&l, p->cal_forced_ineligible);
+		}
+	} else {
+		fr_line_add(&l, " passthrough: ");
+		fr_line_add(&l, p->st.reason);
+		if (p->st.cal_note) {
+			fr_line_add(&l, "; calibrated mode not eligible: ");
+			fr_line_add(&l, p->st.cal_note);
+		}
+	}
+	fr_line_emit(&l);
+}
+
+/* FASTRAW_SYSCALL for syscall(): -1 before anyone has read it. */
+static int syscall_mode = -1;
+
+static int syscall_mode_of(const struct fr_env *env)
+{
+	return env->syscall_raw && !env->disable;
+}
+
+int fr_syscall_serves_raw(void)
+{
+	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(m < 0, 0)) {
+		struct fr_env env;
+
+		/* Racers read the same environment and store the same answer. */
+		fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
+		m = syscall_mode_of(&env);
+		__atomic_store_n(&syscall_mode, m, __ATOMIC_RELAXED);
+	}
+	return m;
+}
+
+static struct fr_status status;
+static struct utsname status_uts;
+static pid_t claimed; /* the process whose initialiser publishes; 0 before */
+static const struct fr_status *published;
+
+/*
+ * The right to publish, once per process. Racers computed the same plan and give way to the
+ * thread that holds it; a child forked while another thread of its parent held it takes the
+ * claim over instead of waiting for a publication that will never come.
+ */
+static int claim(void)
+{
+	pid_t self = getpid(), seen = 0;
+
+	while (!__atomic_compare_exchange_n(&claimed, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (seen == self)
+			return 0;
+	}
+	return 1;
+}
+
+/* The work of fr_init; errno is the caller's business. */
+static void init_once(void)
+{
+	struct plan p;
+	fr_real_fn real;
+	fr_raw_fn raw;
+
+	/*
+	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
+	 * RAW to it (and fr_pass the other clocks, passthru/passthru.c) and publishes no state of its own.
+	 */
+	if (fr_copy_later()) {
+		__atomic_store_n(&fr_raw, fr_copy_raw, __ATOMIC_RELEASE);
+		return;
+	}
+	real = fr_real_get();
+	plan_make(&p, real);
+	/* The winner writes the state the fast path reads before the release store that publishes it. */
+	if (!claim())
+		return;
+	fr_kd = p.kd;
+	__atomic_store_n(&syscall_mode, syscall_mode_of(&p.env), __ATOMIC_RELAXED);
+	status_uts = p.uts;
+	status = p.st;
+	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
+	/* A composed reason lives in the plan's pick: point at the published copy. */
+	if (p.st.reason == p.st.pick.why)
+		status.reason = status.pick.why;
+	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
+	if (p.st.calibrated)
+		fr_calsrc_setup(p.seed.mult);
+	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
+	if (p.st.calibrated)
+		raw = fr_calsrc_raw_for(p.st.counter);
+	if (!raw)
+		raw = raw_pass;
+	if (p.env.stats) {
+		raw = fr_stats_start(raw);
+		fr_pass_count();
+	}
+	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
+	report(&p);
+}
+
+void fr_init(void)
+{
+	int saved;
+
+	/* Before relocation nothing here can run: the exports pass every call on until then. */
+	if (!fr_relocated())
+		return;
+	saved = errno;
+	if (!__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE))
+		init_once();
+	errno = saved;
+}
+
+void fr_init_as(const char *release)
+{
+	release_seam = release;
+	fr_init();
+}
+
+const struct fr_status *fr_status_get(void)
+{
+	return __atomic_load_n(&published, __ATOMIC_ACQUIRE);
+}

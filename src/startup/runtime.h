@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* Process-wide state: lazy lock-free initialisation, the chosen fast path and the pass-through target. */
+#ifndef FR_RUNTIME_H
+#define FR_RUNTIME_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "kdata/kdata.h"
+#include "startup/locate.h"
+#include "arch/x86_64/counter.h"
+#include "passthru/passthru.h"
+
+/*
+ * The RAW entry chosen by initialisation; NULL before it, which needs no relocation (a static
+ * pointer to a function would be garbage until the loader relocates us).
+ */
+extern fr_raw_fn fr_raw __attribute__((visibility("hidden")));
+
+/*
+ * RAW while fr_raw is NULL: before relocation the next clock_gettime in the chain; after it,
+ * initialisation, then the entry it chose.
+ */
+int fr_raw_first(struct timespec *ts) __attribute__((cold, noinline));
+
+/* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention, by whatever serves it now. */
+static inline int fr_raw_call(struct timespec *ts)
+{
+	fr_raw_fn f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!f, 0))
+		return fr_raw_first(ts);
+	return f(ts);
+}
+
+/*
+ * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
+ * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest fr_real.
+ */
+int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* The exported clock_gettime's body (interpose.c), in libc's convention. */
+int fr_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* What initialisation decided, for FASTRAW_DEBUG and the tools. */
+struct fr_status {
+	const char *release;           /* kernel release (uname) */
+	struct fr_pick pick;           /* the layout (pick.era: its name, or "none"), assumed or not, and why */
+	int mode;                      /* clock mode of the RAW entry at start, -1 if unknown */
+	enum fr_counter_mode counter;  /* counter read in use */
+	int active;                    /* fast path serves RAW from the kernel's data */
+	const char *reason;            /* why not, when !active */
+	int calibrated;                /* calibrated mode serves RAW (then !active) */
+	const char *cal_note;          /* calibrated: the seed; otherwise why not, or NULL if not tried */
+};
+
+/* The process environment, also before libc's start-up has set environ (a preinit array). */
+char **fr_environment(void);
+
+/* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
+void fr_init(void);
+
+/*
+ * A seam for tools and tests, never reached from the preloaded library: fr_init, deciding as if
+ * uname said release (kept, not copied). Only the first initialisation of a process decides.
+ */
+void fr_init_as(const char *release);
+
+/*
+ * Whether syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, ...) may take the fast path:
+ * FASTRAW_SYSCALL=1 and not FASTRAW_DISABLE=1. Read from the environment on first use (no
+ * system call, no initialisation), or set by initialisation, whichever comes first. Only after
+ * relocation (the environment is out of reach before it): syscall()'s stub asks only then.
+ */
+int fr_syscall_serves_raw(void);
+
+/* The decision, once initialisation has published it; NULL before. */
+const struct fr_status *fr_status_get(void);
+
+#endif
