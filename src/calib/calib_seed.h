@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 /* The pre-5.3 gtod page (fr_gtod_*) is one more source of a seed: its users get it here too. */
 #include "kdata/gtod.h"
 

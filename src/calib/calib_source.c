@@ -121,7 +121,7 @@ static void publish(void)
 	__atomic_store_n(&line.seq, seq + 1, __ATOMIC_RELAXED);
 	/* The odd seq must be visible before the switch point is read (a store, then a counter read). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	now = fr_rdtsc_lfence();
+	now = fr_arch_counter_fenced();
 	if (serving) {
 		int64_t e;
 
@@ -161,9 +161,9 @@ static int sandwich(struct fr_cal_point *pt)
 	struct timespec k;
 	int ret;
 
-	pt->tsc_before = fr_rdtsc_lfence();
+	pt->tsc_before = fr_arch_counter_fenced();
 	ret = real(CLOCK_MONOTONIC_RAW, &k);
-	pt->tsc_after = fr_rdtsc_lfence();
+	pt->tsc_after = fr_arch_counter_fenced();
 	pt->ns = (int64_t)k.tv_sec * NSEC + k.tv_nsec;
 	return ret;
 }
@@ -232,7 +232,7 @@ static __attribute__((noinline)) int refresh(void)
 
 	if (c <= 0)
 		return c;
-	if (LD(next_refresh) > fr_rdtsc_lfence()) {
+	if (LD(next_refresh) > fr_arch_counter_fenced()) {
 		/* Another thread took it meanwhile. */
 		release();
 		return 0;
@@ -279,7 +279,7 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		int64_t s0;
 
 		if (FR_UNLIKELY(seq & 1)) {
-			__builtin_ia32_pause();
+			fr_arch_pause();
 			continue;
 		}
 		serving = LD(line.serving);
@@ -335,19 +335,19 @@ static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, 
 	return 0;
 }
 
-static int raw_rdtsc(struct timespec *ts) { return cal_raw(fr_rdtsc, ts); }
-static int raw_lfence(struct timespec *ts) { return cal_raw(fr_rdtsc_lfence, ts); }
-static int raw_rdtscp(struct timespec *ts) { return cal_raw(fr_rdtscp, ts); }
-static int64_t now_rdtsc(void) { int64_t s; return cal_ns(fr_rdtsc, &s); }
-static int64_t now_lfence(void) { int64_t s; return cal_ns(fr_rdtsc_lfence, &s); }
-static int64_t now_rdtscp(void) { int64_t s; return cal_ns(fr_rdtscp, &s); }
+static int raw_rdtsc(struct timespec *ts) { return cal_raw(fr_arch_counter_unordered, ts); }
+static int raw_lfence(struct timespec *ts) { return cal_raw(fr_arch_counter_fenced, ts); }
+static int raw_rdtscp(struct timespec *ts) { return cal_raw(fr_arch_counter_ordered, ts); }
+static int64_t now_rdtsc(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s); }
+static int64_t now_lfence(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
+static int64_t now_rdtscp(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
 
 fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
-	case FR_CTR_RDTSC: return raw_rdtsc;
-	case FR_CTR_LFENCE: return raw_lfence;
-	case FR_CTR_RDTSCP: return raw_rdtscp;
+	case FR_CTR_UNORDERED: return raw_rdtsc;
+	case FR_CTR_FENCED: return raw_lfence;
+	case FR_CTR_ORDERED: return raw_rdtscp;
 	}
 	return NULL;
 }
@@ -355,9 +355,9 @@ fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
 fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
-	case FR_CTR_RDTSC: return now_rdtsc;
-	case FR_CTR_LFENCE: return now_lfence;
-	case FR_CTR_RDTSCP: return now_rdtscp;
+	case FR_CTR_UNORDERED: return now_rdtsc;
+	case FR_CTR_FENCED: return now_lfence;
+	case FR_CTR_ORDERED: return now_rdtscp;
 	}
 	return NULL;
 }

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "calib/calib_seed.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "passthru/passthru.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "elf/elfsym.h"
-#include "arch/x86_64/rawsys.h"
+#include "arch/arch.h"
 #include "proc/readable.h"
 
 void *const fr_self_ref = (void *)&fr_self_ref;

@@ -6,17 +6,17 @@
 
 static uint64_t ctr_rdtsc(void)
 {
-	return fr_rdtsc();
+	return fr_arch_counter_unordered();
 }
 
 static uint64_t ctr_lfence(void)
 {
-	return fr_rdtsc_lfence();
+	return fr_arch_counter_fenced();
 }
 
 static uint64_t ctr_rdtscp(void)
 {
-	return fr_rdtscp();
+	return fr_arch_counter_ordered();
 }
 
 int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
@@ -36,7 +36,7 @@ int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct ti
 
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 {
-	return mode == FR_CTR_RDTSCP ? ctr_rdtscp : mode == FR_CTR_RDTSC ? ctr_rdtsc : ctr_lfence;
+	return mode == FR_CTR_ORDERED ? ctr_rdtscp : mode == FR_CTR_UNORDERED ? ctr_rdtsc : ctr_lfence;
 }
 
 /* The pages found at initialisation; written before the function pointer that reads them is published. */

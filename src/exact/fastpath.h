@@ -8,7 +8,7 @@
 
 #include "kdata/kdata.h"
 #include "math/rawmath.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "passthru/passthru.h"
 
 /* A counter read: rdtsc, lfence;rdtsc or rdtscp in production, a synthetic value in tests. */
@@ -139,7 +139,7 @@ fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_
 				in_ns = 1;
 				continue;
 			}
-			__builtin_ia32_pause();
+			fr_arch_pause();
 			continue;
 		}
 		FR_BARRIER();

@@ -9,7 +9,7 @@
 #include "exact/convert.h"
 #include "exact/fastpath.h"
 #include "passthru/copies.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "elf/early.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
@@ -82,7 +82,7 @@ static __attribute__((noinline)) uint64_t ticks_first(void)
 	uint64_t (*first)(void);
 
 	if (!fr_relocated())
-		return fr_rdtsc_lfence();
+		return fr_arch_counter_fenced();
 	fr_init();
 	st = fr_status_get();
 	/* A later copy reads the first copy's counter, whichever that chose: every call comes here. */
@@ -90,7 +90,7 @@ static __attribute__((noinline)) uint64_t ticks_first(void)
 		return first();
 	/* lfence;rdtsc exists on every x86_64 CPU; it stands in while another thread publishes. */
 	if (!st)
-		return fr_rdtsc_lfence();
+		return fr_arch_counter_fenced();
 	__atomic_store_n(&ticks_mode, (int)st->counter, __ATOMIC_RELAXED);
 	return fr_counter_for(st->counter)();
 }
@@ -99,13 +99,13 @@ FR_EXPORT uint64_t fastraw_ticks(void)
 {
 	int mode = __atomic_load_n(&ticks_mode, __ATOMIC_RELAXED);
 
-	if (__builtin_expect(mode == FR_CTR_LFENCE, 1))
-		return fr_rdtsc_lfence();
-	if (mode == FR_CTR_RDTSC)
-		return fr_rdtsc();
-	/* Only the probe's choice stores FR_CTR_RDTSCP: never reached on a CPU without it. */
-	if (mode == FR_CTR_RDTSCP)
-		return fr_rdtscp();
+	if (__builtin_expect(mode == FR_CTR_FENCED, 1))
+		return fr_arch_counter_fenced();
+	if (mode == FR_CTR_UNORDERED)
+		return fr_arch_counter_unordered();
+	/* Only the probe's choice stores FR_CTR_ORDERED: never reached on a CPU without it. */
+	if (mode == FR_CTR_ORDERED)
+		return fr_arch_counter_ordered();
 	return ticks_first();
 }
 

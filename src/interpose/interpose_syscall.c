@@ -7,7 +7,7 @@
 #include "interpose/prime.h"
 #include "startup/runtime.h"
 #include "elf/early.h"
-#include "arch/x86_64/rawsys.h"
+#include "arch/arch.h"
 #include "elf/nextsym.h"
 
 #define FR_STR2(x) #x

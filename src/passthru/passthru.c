@@ -8,7 +8,7 @@
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "elf/nextsym.h"
-#include "arch/x86_64/rawsys.h"
+#include "arch/arch.h"
 #include "report/stats.h"
 #include "elf/vdso_elf.h"
 

@@ -65,7 +65,7 @@ static void parse_tsc(struct fr_env *out, const char *value)
 	static const struct {
 		const char *name;
 		enum fr_counter_mode mode;
-	} modes[] = { { "rdtscp", FR_CTR_RDTSCP }, { "lfence", FR_CTR_LFENCE }, { "rdtsc", FR_CTR_RDTSC } };
+	} modes[] = { { "rdtscp", FR_CTR_ORDERED }, { "lfence", FR_CTR_FENCED }, { "rdtsc", FR_CTR_UNORDERED } };
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		if (strcmp(value, modes[i].name) == 0) {

@@ -3,7 +3,7 @@
 #ifndef FR_ENV_H
 #define FR_ENV_H
 
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "report/log.h"
 
 /* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */

@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "arch/x86_64/rawsys.h"
+#include "arch/arch.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18

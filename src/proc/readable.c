@@ -4,7 +4,7 @@
 
 #include <errno.h>
 
-#include "arch/x86_64/rawsys.h"
+#include "arch/arch.h"
 
 int fr_readable(const volatile void *p)
 {

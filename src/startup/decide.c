@@ -5,14 +5,14 @@
 enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
 				       int *rdtscp_missing)
 {
-	enum fr_counter_mode def = cpu->rdtscp ? FR_CTR_RDTSCP : FR_CTR_LFENCE;
+	enum fr_counter_mode def = cpu->rdtscp ? FR_CTR_ORDERED : FR_CTR_FENCED;
 
 	*rdtscp_missing = 0;
 	if (!env->tsc_set)
 		return def;
-	if (env->tsc == FR_CTR_RDTSCP && !cpu->rdtscp) {
+	if (env->tsc == FR_CTR_ORDERED && !cpu->rdtscp) {
 		*rdtscp_missing = 1;
-		return FR_CTR_LFENCE;
+		return FR_CTR_FENCED;
 	}
 	return env->tsc;
 }

@@ -5,7 +5,7 @@
 
 #include "startup/runtime.h"
 #include "exact/fastpath.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "proc/env.h"
 
 /*

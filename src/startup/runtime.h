@@ -8,7 +8,7 @@
 
 #include "kdata/kdata.h"
 #include "startup/locate.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "passthru/passthru.h"
 
 /*

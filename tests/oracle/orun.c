@@ -42,7 +42,7 @@ static uint64_t inject(void)
 static void synthetic_pvclock(void)
 {
 	const struct orun_pv p = {
-		.tsc_timestamp = fr_rdtsc() - (1ULL << 30), .system_time = 1234567890123456ULL,
+		.tsc_timestamp = fr_arch_counter_unordered() - (1ULL << 30), .system_time = 1234567890123456ULL,
 		.mul = 0xf446a645u, .shift = -1, .flags = FR_PV_STABLE_BIT,
 	};
 	const struct orun_clock c = {

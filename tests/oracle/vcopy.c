@@ -20,7 +20,7 @@
 #include "startup/runtime.h"
 #include "exact/fastpath.h"
 #include "passthru/passthru.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "elf/vdso_elf.h"
 
 /* State the SIGILL handler reads and writes: one copy at a time, used from one thread. */
@@ -257,7 +257,7 @@ const char *vcopy_open(struct vcopy *vc, int *fatal)
 	*fatal = 1;
 	/* The library's own choice of layout (also one its page and vDSO prove for a release it
 	   does not know), judged with the ordered read every x86_64 CPU has. */
-	why = fr_locate(u.release, fr_counter_for(FR_CTR_LFENCE), fr_real_get(), &kd, &pick);
+	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), fr_real_get(), &kd, &pick);
 	if (why)
 		return why;
 	vdso_pages = image_pages(vdso);

@@ -15,7 +15,7 @@
 /* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
 static uint64_t live_tsc(void)
 {
-	return fr_rdtsc_lfence();
+	return fr_arch_counter_fenced();
 }
 
 static fr_real_fn live_vdso(void)
@@ -31,14 +31,14 @@ START_TEST(counter_choice)
 		enum fr_counter_mode asked, want;
 		int missing;
 	} cases[] = {
-		{ 1, 0, 0, FR_CTR_RDTSCP, 0 },
-		{ 0, 0, 0, FR_CTR_LFENCE, 0 },
-		{ 1, 1, FR_CTR_RDTSCP, FR_CTR_RDTSCP, 0 },
-		{ 0, 1, FR_CTR_RDTSCP, FR_CTR_LFENCE, 1 },
-		{ 1, 1, FR_CTR_LFENCE, FR_CTR_LFENCE, 0 },
-		{ 0, 1, FR_CTR_LFENCE, FR_CTR_LFENCE, 0 },
-		{ 1, 1, FR_CTR_RDTSC, FR_CTR_RDTSC, 0 },
-		{ 0, 1, FR_CTR_RDTSC, FR_CTR_RDTSC, 0 },
+		{ 1, 0, 0, FR_CTR_ORDERED, 0 },
+		{ 0, 0, 0, FR_CTR_FENCED, 0 },
+		{ 1, 1, FR_CTR_ORDERED, FR_CTR_ORDERED, 0 },
+		{ 0, 1, FR_CTR_ORDERED, FR_CTR_FENCED, 1 },
+		{ 1, 1, FR_CTR_FENCED, FR_CTR_FENCED, 0 },
+		{ 0, 1, FR_CTR_FENCED, FR_CTR_FENCED, 0 },
+		{ 1, 1, FR_CTR_UNORDERED, FR_CTR_UNORDERED, 0 },
+		{ 0, 1, FR_CTR_UNORDERED, FR_CTR_UNORDERED, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -63,7 +63,7 @@ START_TEST(self_test_passes_on_live_pages)
 
 	ck_assert_int_eq(uname(&u), 0);
 	ck_assert_ptr_nonnull(live_vdso());
-	why = fr_locate(u.release, fr_counter_for(FR_CTR_LFENCE), live_vdso(), &kd, &pick);
+	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), live_vdso(), &kd, &pick);
 	if (why) {
 		/* No layout for this kernel (before 5.3, or a page no layout matches): nothing to test. */
 		printf("self_test_passes_on_live_pages: no layout here: %s\n", why);
@@ -73,7 +73,7 @@ START_TEST(self_test_passes_on_live_pages)
 	/* Whatever this machine's clocksource: the modes the fast path reads must agree with the
 	   vDSO, and mode none (hpet, acpi_pm) must say that no call could be served. */
 	mode = fr_kdata_mode(&kd);
-	why = fr_self_test(&kd, fr_counter_for(FR_CTR_LFENCE), live_vdso());
+	why = fr_self_test(&kd, fr_counter_for(FR_CTR_FENCED), live_vdso());
 	printf("self_test_passes_on_live_pages: era %s, clock mode %s: %s\n", pick.era, fr_mode_name(mode),
 	       why ? why : "agrees");
 	if (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK || mode == FR_MODE_HVCLOCK)
@@ -133,7 +133,7 @@ END_TEST
  */
 START_TEST(fake_releases_on_the_live_host)
 {
-	fr_counter_fn ctr = fr_counter_for(FR_CTR_LFENCE);
+	fr_counter_fn ctr = fr_counter_for(FR_CTR_FENCED);
 	struct fr_kdata real_kd, kd;
 	struct fr_pick real_pick, pick;
 	struct utsname u;
@@ -185,7 +185,7 @@ START_TEST(every_layout_has_fast_paths)
 		const struct fr_layout *lay = fr_layout_by_name(names[i]);
 
 		ck_assert_ptr_nonnull(lay);
-		for (int m = FR_CTR_RDTSCP; m <= FR_CTR_RDTSC; m++)
+		for (int m = FR_CTR_ORDERED; m <= FR_CTR_UNORDERED; m++)
 			ck_assert_msg(fr_raw_for(lay, (enum fr_counter_mode)m) != NULL, "era %s mode %d", names[i], m);
 	}
 }

@@ -8,7 +8,7 @@
 
 #include "bench/bench_loops.h"
 #include "startup/runtime.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
 
@@ -105,7 +105,7 @@ static __attribute__((noinline)) uint64_t loop_rdtsc(long n)
 	uint64_t sum = 0;
 
 	for (long i = 0; i < n; i++)
-		sum += fr_rdtsc();
+		sum += fr_arch_counter_unordered();
 	return sum;
 }
 
@@ -114,7 +114,7 @@ static __attribute__((noinline)) uint64_t loop_lfence(long n)
 	uint64_t sum = 0;
 
 	for (long i = 0; i < n; i++)
-		sum += fr_rdtsc_lfence();
+		sum += fr_arch_counter_fenced();
 	return sum;
 }
 
@@ -123,7 +123,7 @@ static __attribute__((noinline)) uint64_t loop_rdtscp(long n)
 	uint64_t sum = 0;
 
 	for (long i = 0; i < n; i++)
-		sum += fr_rdtscp();
+		sum += fr_arch_counter_ordered();
 	return sum;
 }
 

@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 
 #include "bench/bench_machine.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 
 static void cpu_identity(struct bench_machine *m)
 {

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "startup/runtime.h"
-#include "arch/x86_64/counter.h"
+#include "arch/arch.h"
 #include "proc/env.h"
 
 /* The system, from uname, sysfs and CPUID. */

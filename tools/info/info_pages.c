@@ -13,7 +13,7 @@ static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages 
 		uint32_t seq = FR_LD32(e + FR_OFF_SEQ);
 
 		if (seq & 1) {
-			__builtin_ia32_pause();
+			fr_arch_pause();
 			continue;
 		}
 		FR_BARRIER();

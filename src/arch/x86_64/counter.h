@@ -5,13 +5,13 @@
 
 #include <stdint.h>
 
-enum fr_counter_mode { FR_CTR_RDTSCP = 0, FR_CTR_LFENCE = 1, FR_CTR_RDTSC = 2 };
+enum fr_counter_mode { FR_CTR_ORDERED = 0, FR_CTR_FENCED = 1, FR_CTR_UNORDERED = 2 };
 
 /*
  * rdtsc and rdtscp clear the upper halves of RAX and RDX, so 64-bit outputs need no zero
  * extension, and "+" instead of "|" lets the compiler fold a following subtraction into lo.
  */
-static inline __attribute__((always_inline)) uint64_t fr_rdtsc(void)
+static inline __attribute__((always_inline)) uint64_t fr_arch_counter_unordered(void)
 {
 	uint64_t lo, hi;
 
@@ -20,7 +20,7 @@ static inline __attribute__((always_inline)) uint64_t fr_rdtsc(void)
 }
 
 /* lfence waits for every earlier instruction, so the counter is read after the loads before it. */
-static inline __attribute__((always_inline)) uint64_t fr_rdtsc_lfence(void)
+static inline __attribute__((always_inline)) uint64_t fr_arch_counter_fenced(void)
 {
 	uint64_t lo, hi;
 
@@ -29,13 +29,19 @@ static inline __attribute__((always_inline)) uint64_t fr_rdtsc_lfence(void)
 }
 
 /* Never reached unless the probe saw RDTSCP: on a CPU without it this raises SIGILL. */
-static inline __attribute__((always_inline)) uint64_t fr_rdtscp(void)
+static inline __attribute__((always_inline)) uint64_t fr_arch_counter_ordered(void)
 {
 	uint64_t lo, hi;
 	uint32_t aux;
 
 	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux)::"memory");
 	return (hi << 32) + lo;
+}
+
+/* A spin-wait hint for a retry loop (the kernel's cpu_relax). */
+static inline __attribute__((always_inline)) void fr_arch_pause(void)
+{
+	__builtin_ia32_pause();
 }
 
 /* The CPU features the library asks about. */

@@ -64,9 +64,9 @@ fr_cpu_probe_fn fr_cpu_probe = fr_cpu_probe_cpuid;
 const char *fr_counter_name(enum fr_counter_mode mode)
 {
 	switch (mode) {
-	case FR_CTR_RDTSCP: return "rdtscp";
-	case FR_CTR_LFENCE: return "lfence";
-	case FR_CTR_RDTSC: return "rdtsc";
+	case FR_CTR_ORDERED: return "rdtscp";
+	case FR_CTR_FENCED: return "lfence";
+	case FR_CTR_UNORDERED: return "rdtsc";
 	}
 	return "?";
 }
