@@ -246,7 +246,7 @@ static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
 /*
  * First the release's own layout where it says, from AT_SYSINFO_EHDR alone, checked and judged:
  * the common case, with no /proc read. Anything else (no vDSO, a release without its own layout,
- * unreadable pages, a failed check or self-test) is decided as before, from /proc/self/maps.
+ * unreadable pages, a failed check or self-test) is decided from /proc/self/maps.
  */
 const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
 		      struct fr_pick *pick)
