@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ksys.h"
+#include "startup/decide.h"
 #include "startup/locate.h"
 #include "startup/runtime.h"
 #include "exact/fastpath.h"
@@ -150,8 +151,8 @@ static uint32_t tsc_aux(void)
 	struct fr_cpu_features f;
 	unsigned cpu = 0, node = 0;
 
-	fr_cpu_probe_cpuid(&f);
-	if (f.rdtscp) {
+	fr_cpu_probe_default(&f);
+	if (f.ordered_read) {
 		uint32_t lo, hi, aux;
 
 		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
