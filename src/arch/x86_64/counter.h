@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* x86-64's counter hooks: the TSC read three ways (rdtscp, lfence;rdtsc, rdtsc), the names users type and pause. */
+/* x86-64's counter hooks: the TSC read three ways (rdtscp, lfence;rdtsc, rdtsc), the names users type, pause and the one-instruction increment. */
 #ifndef FR_X86_64_COUNTER_H
 #define FR_X86_64_COUNTER_H
 
@@ -48,6 +48,12 @@ static inline __attribute__((always_inline)) uint64_t fr_arch_counter_ordered(vo
 static inline __attribute__((always_inline)) void fr_arch_pause(void)
 {
 	__builtin_ia32_pause();
+}
+
+/* A memory-destination add is one instruction: an interrupt lands before it or after it. */
+static inline __attribute__((always_inline)) void fr_arch_inc64(uint64_t *p)
+{
+	__asm__ volatile("addq $1, %0" : "+m"(*p));
 }
 
 #endif
