@@ -57,7 +57,11 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   the exported dlsym, dlvsym and syscall    assembly stubs around the C routers that
  *                                             arch/stubs.h declares
  *
- * Generic code includes only this header; src/arch/README.md says what a port provides.
+ * x86-64 alone has fr_arch_cpuid_rate_read (arch/x86_64/cpu.h): the CPUID rate leaves that
+ * calibrated mode's seed (calib/calib_seed.c) reads; a port gives calibrated mode a rate hook.
+ * Generic code includes this header, the interposers also arch/stubs.h, the tests
+ * arch/insn.h; the replaceable probe, fr_cpu_probe, is start-up's (startup/decide.h).
+ * src/arch/README.md says what a port provides.
  */
 
 /* The CPU's vendor and model, NUL-terminated, empty when the CPU does not say. */

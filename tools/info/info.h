@@ -11,12 +11,12 @@
 #include "arch/arch.h"
 #include "proc/env.h"
 
-/* The system, from uname, sysfs and CPUID. */
+/* The system, from uname, sysfs and the CPU (arch/arch.h). */
 struct info_sys {
 	char release[65];
 	char clocksource[64];      /* "" when sysfs cannot be read */
 	char available[256];       /* space-separated, as sysfs lists them */
-	char vendor[13];           /* CPUID leaf 0 */
+	char vendor[13];           /* the CPU's vendor, "" when it does not say */
 	char brand[49];            /* the CPU's model string, spaces trimmed; "" without one */
 	struct fr_cpu_features cpu;
 };

@@ -55,7 +55,7 @@ static inline int fr_x86_is_nops(const uint8_t *p, size_t n)
 /* What a single-stepped call is about to execute, of what the path test counts. */
 enum fr_x86_insn { FR_X86_OTHER, FR_X86_IS_RDTSC, FR_X86_IS_RDTSCP, FR_X86_IS_LFENCE, FR_X86_IS_SYSCALL };
 
-/* The instruction at b (n readable bytes); lfence is 0f ae /5, any register field. */
+/* The instruction at b (n readable bytes); lfence is 0f ae e8 to 0f ae ef (ModRM reg field 5, any register operand). */
 static inline enum fr_x86_insn fr_x86_insn_at(const uint8_t *b, size_t n)
 {
 	if (n < 2 || b[0] != 0x0f)
