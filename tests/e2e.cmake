@@ -27,6 +27,8 @@ fr_add_e2e_probe(lookup e2e/probe_lookup.c e2e/elfwalk.c)
 fr_add_e2e_probe(sys e2e/probe_sys.c e2e/callregs.c)
 fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(trace e2e/probe_trace.c)
+# The instruction encodings it counts come from src/arch/.
+target_include_directories(e2e_probe_trace PRIVATE ${PROJECT_SOURCE_DIR}/src)
 fr_add_e2e_probe(unload e2e/probe_unload.c)
 fr_add_e2e_probe(efault e2e/probe_efault.c e2e/callregs.c)
 fr_add_e2e_probe(regspy e2e/probe_regspy.c e2e/callregs.c)

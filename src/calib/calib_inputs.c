@@ -80,6 +80,6 @@ void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release,
 			return;
 		}
 	}
-	fr_seed_cpuid_read(&c);
+	fr_arch_cpuid_rate_read(&c);
 	fr_seed_from_cpuid(&c, out);
 }

@@ -2,7 +2,6 @@
 /* Calibrated mode's seed: may the TSC be trusted, and its rate from CPUID or a mult/shift. */
 #include "calib/calib_seed.h"
 
-#include <cpuid.h>
 #include <stddef.h>
 
 #define NSEC_PER_SEC 1000000000ULL
@@ -99,7 +98,7 @@ const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *avai
 {
 	const char *v, *v_end;
 
-	if (!cpu || !cpu->invariant_tsc)
+	if (!cpu || !cpu->invariant_counter)
 		return "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8)";
 	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), "tsc"))
 		return NULL;
@@ -186,38 +185,5 @@ void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out)
 	if (c->max_leaf >= 0x16 && base_mhz) {
 		out->mult = fr_seed_mult_from_khz(base_mhz * 1000ULL);
 		out->source = "cpuid 0x16";
-	}
-}
-
-void fr_seed_cpuid_read(struct fr_cpuid_rate *out)
-{
-	unsigned a, b, c, d;
-
-	*out = (struct fr_cpuid_rate){ 0 };
-	/* A leaf above the maximum returns another leaf's data on Intel: every read is guarded. */
-	out->max_leaf = __get_cpuid_max(0, NULL);
-	if (out->max_leaf >= 0x15) {
-		__cpuid_count(0x15, 0, a, b, c, d);
-		out->l15_eax = a;
-		out->l15_ebx = b;
-		out->l15_ecx = c;
-	}
-	if (out->max_leaf >= 0x16) {
-		__cpuid_count(0x16, 0, a, b, c, d);
-		out->l16_eax = a;
-	}
-	if (out->max_leaf < 1)
-		return;
-	__cpuid(1, a, b, c, d);
-	if (!((c >> 31) & 1))
-		return;
-	/* Only with the hypervisor bit: on bare metal the 0x4000xxxx range is undefined. */
-	__cpuid(0x40000000, a, b, c, d);
-	if (a < 0x40000000 || a > 0x4fffffff)
-		return;
-	out->hv_max_leaf = a;
-	if (a >= 0x40000010) {
-		__cpuid(0x40000010, a, b, c, d);
-		out->hv_tsc_khz = a;
 	}
 }

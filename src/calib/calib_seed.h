@@ -20,15 +20,6 @@
 const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
 			     const char *cpuinfo, const char *cmdline);
 
-/* What CPUID reports, as plain values (the arch layer fills it; tests fake it). */
-struct fr_cpuid_rate {
-	uint32_t max_leaf;                /* CPUID 0 EAX */
-	uint32_t l15_eax, l15_ebx, l15_ecx; /* leaf 0x15: denominator, numerator, crystal Hz */
-	uint32_t l16_eax;                 /* leaf 0x16: base MHz */
-	uint32_t hv_max_leaf;             /* CPUID 0x40000000 EAX, 0 without a hypervisor */
-	uint32_t hv_tsc_khz;              /* leaf 0x40000010 EAX when hv_max_leaf >= 0x40000010 */
-};
-
 /* A counter rate, in 32.32 ns per tick, and where it came from. */
 struct fr_seed {
 	uint64_t mult; /* 0: unknown */
@@ -36,9 +27,11 @@ struct fr_seed {
 			       "kernel tsc mult", "gtod 4.x", ... */
 };
 
-/* The counter rate from CPUID, best leaf first (0x15 with a crystal, 0x40000010, 0x16). */
+/*
+ * The counter rate from CPUID's leaves (fr_arch_cpuid_rate_read, struct fr_cpuid_rate in
+ * arch/x86_64/cpu.h), best leaf first (0x15 with a crystal, 0x40000010, 0x16).
+ */
 void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out);
-void fr_seed_cpuid_read(struct fr_cpuid_rate *out);
 
 /* From a clocksource mult/shift of a TSC clocksource (ns = cycles * mult >> shift). */
 uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift);

@@ -335,19 +335,19 @@ static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, 
 	return 0;
 }
 
-static int raw_rdtsc(struct timespec *ts) { return cal_raw(fr_arch_counter_unordered, ts); }
-static int raw_lfence(struct timespec *ts) { return cal_raw(fr_arch_counter_fenced, ts); }
-static int raw_rdtscp(struct timespec *ts) { return cal_raw(fr_arch_counter_ordered, ts); }
-static int64_t now_rdtsc(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s); }
-static int64_t now_lfence(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
-static int64_t now_rdtscp(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
+static int raw_unordered(struct timespec *ts) { return cal_raw(fr_arch_counter_unordered, ts); }
+static int raw_fenced(struct timespec *ts) { return cal_raw(fr_arch_counter_fenced, ts); }
+static int raw_ordered(struct timespec *ts) { return cal_raw(fr_arch_counter_ordered, ts); }
+static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s); }
+static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
+static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
 
 fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
-	case FR_CTR_UNORDERED: return raw_rdtsc;
-	case FR_CTR_FENCED: return raw_lfence;
-	case FR_CTR_ORDERED: return raw_rdtscp;
+	case FR_CTR_UNORDERED: return raw_unordered;
+	case FR_CTR_FENCED: return raw_fenced;
+	case FR_CTR_ORDERED: return raw_ordered;
 	}
 	return NULL;
 }
@@ -355,9 +355,9 @@ fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
 fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
-	case FR_CTR_UNORDERED: return now_rdtsc;
-	case FR_CTR_FENCED: return now_lfence;
-	case FR_CTR_ORDERED: return now_rdtscp;
+	case FR_CTR_UNORDERED: return now_unordered;
+	case FR_CTR_FENCED: return now_fenced;
+	case FR_CTR_ORDERED: return now_ordered;
 	}
 	return NULL;
 }

@@ -88,7 +88,7 @@ static __attribute__((noinline)) uint64_t ticks_first(void)
 	/* A later copy reads the first copy's counter, whichever that chose: every call comes here. */
 	if (!st && (first = (uint64_t(*)(void))fr_copy_first_cached(&first_ticks, "fastraw_ticks")))
 		return first();
-	/* lfence;rdtsc exists on every x86_64 CPU; it stands in while another thread publishes. */
+	/* The fenced read exists on every CPU of the architecture; it stands in while another thread publishes. */
 	if (!st)
 		return fr_arch_counter_fenced();
 	__atomic_store_n(&ticks_mode, (int)st->counter, __ATOMIC_RELAXED);

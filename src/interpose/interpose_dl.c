@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sys/auxv.h>
 
+#include "arch/stubs.h"
 #include "interpose/prime.h"
 #include "interpose/shadow.h"
 #include "startup/runtime.h"
@@ -18,78 +19,12 @@
 /*
  * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT, to pick the
  * scope of RTLD_DEFAULT and to name the object in dlerror's text. So the exported entries are
- * assembly stubs that ask a router what to do, passing it that return address, and then either
- * return the value it found or jump on with the caller's frame and arguments intact: to the next
- * dlsym in the chain (a later interposer's, else libc's) for every ordinary name, so that a later
- * interposer sees each lookup as it would without us, and for every lookup of a clock name that
- * the router does not answer itself.
+ * assembly stubs (src/arch/<cpu>/, arch/stubs.h) that ask a router what to do, passing it that
+ * return address, and then either return the value it found or jump on with the caller's frame
+ * and arguments intact: to the next dlsym in the chain (a later interposer's, else libc's) for
+ * every ordinary name, so that a later interposer sees each lookup as it would without us, and
+ * for every lookup of a clock name that the router does not answer itself.
  */
-struct fr_route {
-	void *jump;  /* where the stub jumps with the caller's frame and arguments, or NULL */
-	void *value; /* what the stub returns when jump is NULL */
-};
-
-/* Two pointers come back in rax and rdx (x86-64 SysV), which the stubs read. */
-struct fr_route fr_dlsym_route(void *handle, const char *name, const void *caller);
-struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *version, const void *caller);
-
-__asm__(".text\n"
-	".globl dlsym\n"
-	".type dlsym, @function\n"
-	"dlsym:\n"
-	".cfi_startproc\n"
-	"endbr64\n"
-	"push %rdi\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"push %rsi\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"mov 16(%rsp), %rdx\n"
-	"sub $8, %rsp\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"call fr_dlsym_route\n"
-	"add $8, %rsp\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"pop %rsi\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"pop %rdi\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"test %rax, %rax\n"
-	"jz 1f\n"
-	"jmp *%rax\n"
-	"1:\n"
-	"mov %rdx, %rax\n"
-	"ret\n"
-	".cfi_endproc\n"
-	".size dlsym, .-dlsym\n"
-	".globl dlvsym\n"
-	".type dlvsym, @function\n"
-	"dlvsym:\n"
-	".cfi_startproc\n"
-	"endbr64\n"
-	"push %rdi\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"push %rsi\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"push %rdx\n"
-	".cfi_adjust_cfa_offset 8\n"
-	"mov 24(%rsp), %rcx\n"
-	"call fr_dlvsym_route\n"
-	/* The value moves out of rdx, which the jump needs back as the version argument. */
-	"mov %rdx, %rcx\n"
-	"pop %rdx\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"pop %rsi\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"pop %rdi\n"
-	".cfi_adjust_cfa_offset -8\n"
-	"test %rax, %rax\n"
-	"jz 1f\n"
-	"jmp *%rax\n"
-	"1:\n"
-	"mov %rcx, %rax\n"
-	"ret\n"
-	".cfi_endproc\n"
-	".size dlvsym, .-dlvsym\n");
 
 static void *next_dlsym_cache, *next_dlvsym_cache;
 

@@ -62,19 +62,15 @@ static void parse_flag(struct fr_env *out, const char *name, const char *value, 
 
 static void parse_tsc(struct fr_env *out, const char *value)
 {
-	static const struct {
-		const char *name;
-		enum fr_counter_mode mode;
-	} modes[] = { { "rdtscp", FR_CTR_ORDERED }, { "lfence", FR_CTR_FENCED }, { "rdtsc", FR_CTR_UNORDERED } };
-
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (strcmp(value, modes[i].name) == 0) {
+	for (int mode = 0; mode < FR_CTR_MODES; mode++) {
+		if (strcmp(value, fr_counter_names[mode]) == 0) {
 			out->tsc_set = 1;
-			out->tsc = modes[i].mode;
+			out->tsc = (enum fr_counter_mode)mode;
 			return;
 		}
 	}
-	add_warning(out, "FASTRAW_TSC", value, "rdtscp, lfence, rdtsc");
+	add_warning(out, "FASTRAW_TSC", value,
+		    FR_ARCH_COUNTER_NAME_ORDERED ", " FR_ARCH_COUNTER_NAME_FENCED ", " FR_ARCH_COUNTER_NAME_UNORDERED);
 }
 
 static void parse_source(struct fr_env *out, const char *value)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "arch/arch.h"
 #include "base/clockfn.h"
 #include "report/log.h"
 
@@ -42,12 +43,13 @@ extern __thread struct fr_stats_slot *fr_stats_mine
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /*
- * One instruction: a signal handler that counts on this thread runs before or after it, never
- * between a load and a store, so no count is lost. The slot has no other writer, so no lock.
+ * One instruction (fr_arch_inc64): a signal handler that counts on this thread runs before or
+ * after it, never between a load and a store, so no count is lost. The slot has no other
+ * writer, so no lock.
  */
 static inline void fr_stats_bump(uint64_t *p)
 {
-	__asm__ volatile("addq $1, %0" : "+m"(*p));
+	fr_arch_inc64(p);
 }
 
 static inline int fr_stats_clock_index(clockid_t clk)

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* Chooses the counter read and checks the fast path against the real vDSO before it is enabled. */
+/* Probes the CPU, chooses the counter read and checks the fast path against the real vDSO before it is enabled. */
 #include "startup/decide.h"
 
-enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
-				       int *rdtscp_missing)
-{
-	enum fr_counter_mode def = cpu->rdtscp ? FR_CTR_ORDERED : FR_CTR_FENCED;
+#include "elf/dynsym.h"
 
-	*rdtscp_missing = 0;
+void fr_cpu_probe_default(struct fr_cpu_features *out)
+{
+	fr_arch_cpu_probe(out, fr_libc_sym);
+}
+
+fr_cpu_probe_fn fr_cpu_probe = fr_cpu_probe_default;
+
+enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
+				       int *ordered_missing)
+{
+	enum fr_counter_mode def = cpu->ordered_read ? FR_CTR_ORDERED : FR_CTR_FENCED;
+
+	*ordered_missing = 0;
 	if (!env->tsc_set)
 		return def;
-	if (env->tsc == FR_CTR_ORDERED && !cpu->rdtscp) {
-		*rdtscp_missing = 1;
+	if (env->tsc == FR_CTR_ORDERED && !cpu->ordered_read) {
+		*ordered_missing = 1;
 		return FR_CTR_FENCED;
 	}
 	return env->tsc;

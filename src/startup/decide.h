@@ -9,12 +9,20 @@
 #include "proc/env.h"
 
 /*
+ * What the CPU offers: the architecture's probe, given libc's symbols to look in. Replaceable:
+ * tests install a fake to reach every branch; fr_cpu_probe starts as fr_cpu_probe_default.
+ */
+typedef void (*fr_cpu_probe_fn)(struct fr_cpu_features *out);
+extern fr_cpu_probe_fn fr_cpu_probe;
+void fr_cpu_probe_default(struct fr_cpu_features *out);
+
+/*
  * The counter read for this CPU and environment: FASTRAW_TSC when it names one the CPU has,
- * else rdtscp where CPUID reports it, else lfence. Sets *rdtscp_missing when rdtscp was asked
- * for on a CPU without it (lfence is used: never SIGILL).
+ * else the ordered read where the CPU has it, else the fenced one. Sets *ordered_missing when
+ * the ordered read was asked for on a CPU without it (the fenced one is used: never a fault).
  */
 enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
-				       int *rdtscp_missing);
+				       int *ordered_missing);
 
 /*
  * Interleaved calls: real <= ours <= real, with tv_nsec in range, every time, and at least one

@@ -82,7 +82,7 @@ struct plan {
 	struct fr_cpu_features cpu;
 	struct fr_kdata kd;
 	struct fr_status st;
-	int rdtscp_missing;
+	int ordered_missing;
 	struct utsname uts;
 	struct fr_seed seed;             /* calibrated mode's starting rate */
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
@@ -105,7 +105,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
 	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
-	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->rdtscp_missing);
+	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
 	if (p->env.disable)
 		why = "disabled by FASTRAW_DISABLE";
 	else if (p->env.source == FR_SRC_OFF)
@@ -148,9 +148,10 @@ static void report(const struct plan *p)
 		fr_env_warning_line(&p->env.warn[i], &l);
 		fr_line_emit(&l);
 	}
-	if (p->rdtscp_missing) {
+	if (p->ordered_missing) {
 		fr_line_start(&l);
-		fr_line_add(&l, "warning: FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		fr_line_add(&l, "warning: FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED " but this CPU has no "
+				FR_ARCH_ORDERED_FEATURE "; using " FR_ARCH_COUNTER_NAME_FENCED);
 		fr_line_emit(&l);
 	}
 	if (!p->env.debug)

@@ -49,7 +49,11 @@ check() {
 					why="the public header belongs to the interpose layer and the tools"
 				;;
 			arch/*/*/*) why="names a path below an architecture folder" ;;
-			arch/*/*) [ -f "$root/src/$inc" ] || why="no such file src/$inc" ;;
+			arch/*/*)
+				[ -f "$root/src/$inc" ] || why="no such file src/$inc"
+				[ "$kind" = src ] && [ "$own" = arch ] ||
+					why="an architecture folder's header outside src/arch: generic code includes arch/arch.h"
+				;;
 			*/*/*) why="names a path below a folder" ;;
 			*/*)
 				to=${inc%%/*}
@@ -132,6 +136,7 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "a file outside the layers" src/loose.c '#include "math/m.h"'
 	expect_fail "a file below an architecture folder" src/arch/cpu/deep/d.h '#include "arch/a.h"'
 	expect_fail "the lowest layer including another" src/arch/cpu/c.h '#include "base/base.h"'
+	expect_fail "an architecture folder's header outside src/arch" src/exact/exact.h '#include "arch/cpu/c.h"'
 	shift
 fi
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe: single-steps one CLOCK_MONOTONIC_RAW call in a child and counts the counter reads, fences and system calls it executes. */
+/* Probe: single-steps one CLOCK_MONOTONIC_RAW call in a child and counts the counter reads, fences and system calls it executes (x86-64 code: its registers, int3, its encodings). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/insn.h"
 #include "probe.h"
 
 #define WARMUP 8
@@ -175,22 +176,16 @@ static int peek_code(pid_t pid, uintptr_t rip, uint8_t *b)
 	return 0;
 }
 
-/*
- * Counts the instruction about to run. Only the plain encodings are matched: compilers and the
- * kernel's vDSO emit these without prefixes (lfence is 0F AE /5, any register field).
- */
+/* Counts the instruction about to run (arch/x86_64/insn.h: the plain encodings only). */
 static void classify(struct counts *c, const uint8_t *b, int n)
 {
-	if (n < 2 || b[0] != 0x0f)
-		return;
-	if (b[1] == 0x31)
-		c->rdtsc++;
-	else if (b[1] == 0x05)
-		c->syscall++;
-	else if (n >= 3 && b[1] == 0x01 && b[2] == 0xf9)
-		c->rdtscp++;
-	else if (n >= 3 && b[1] == 0xae && (b[2] & 0xf8) == 0xe8)
-		c->lfence++;
+	switch (fr_x86_insn_at(b, n < 0 ? 0 : (size_t)n)) {
+	case FR_X86_IS_RDTSC: c->rdtsc++; break;
+	case FR_X86_IS_SYSCALL: c->syscall++; break;
+	case FR_X86_IS_RDTSCP: c->rdtscp++; break;
+	case FR_X86_IS_LFENCE: c->lfence++; break;
+	case FR_X86_OTHER: break;
+	}
 }
 
 static long reads(const struct counts *c)

@@ -4,14 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "harness.h"
 
 #define WARNING "warning: "
 
 /* FASTRAW_TSC for each run of the loop: unset, then every accepted value. */
-static const char *const modes[] = { NULL, "rdtsc", "lfence", "rdtscp" };
+static const char *const modes[] = { NULL, FR_ARCH_COUNTER_NAME_UNORDERED, FR_ARCH_COUNTER_NAME_FENCED,
+				     FR_ARCH_COUNTER_NAME_ORDERED };
 
-/* What the trace probe counted in the traced call (it prints more, shown on failure). */
+/* What the trace probe counted in the traced call (it prints more, shown on failure): x86 instructions. */
 struct trace {
 	int64_t rdtsc, rdtscp, lfence, syscall, vdso;
 };

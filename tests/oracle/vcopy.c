@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ksys.h"
+#include "startup/decide.h"
 #include "startup/locate.h"
 #include "startup/runtime.h"
 #include "exact/fastpath.h"
@@ -55,7 +56,7 @@ static int serve_read(greg_t *g, uintptr_t rip)
 		/* EDX:EAX, each zero-extended to 64 bits; rdtscp also writes ECX (zero-extended) with TSC_AUX. */
 		g[REG_RAX] = (greg_t)(uint32_t)v;
 		g[REG_RDX] = (greg_t)(uint32_t)(v >> 32);
-		if (r->kind == VS_RDTSCP)
+		if (r->kind == FR_X86_READ_RDTSCP)
 			g[REG_RCX] = (greg_t)hs.aux;
 		g[REG_RIP] += r->len;
 		hs.rdtsc_traps++;
@@ -150,8 +151,8 @@ static uint32_t tsc_aux(void)
 	struct fr_cpu_features f;
 	unsigned cpu = 0, node = 0;
 
-	fr_cpu_probe_cpuid(&f);
-	if (f.rdtscp) {
+	fr_cpu_probe_default(&f);
+	if (f.ordered_read) {
 		uint32_t lo, hi, aux;
 
 		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
@@ -207,7 +208,7 @@ static const char *image_source(uint8_t *img, size_t *pages, const struct fr_lay
 
 static const char *image_patch(struct vcopy *vc, size_t size)
 {
-	static const uint8_t lfence[5] = { 0x0f, 0xae, 0xe8, 0x0f, 0x31 }, rdtscp[5] = { 0x0f, 0x01, 0xf9, 0x66, 0x90 };
+	static const uint8_t lfence[FR_X86_READ_SLOT] = FR_X86_SLOT_LFENCE_RDTSC, rdtscp[FR_X86_READ_SLOT] = FR_X86_SLOT_RDTSCP;
 	const char *how = getenv("ORACLE_PATCH"), *why;
 	struct vsites vs;
 
@@ -217,10 +218,10 @@ static const char *image_patch(struct vcopy *vc, size_t size)
 	if (why)
 		return why;
 	for (int i = 0; i < vs.n_read; i++) {
-		if (vs.read[i].kind != VS_RDTSC)
+		if (vs.read[i].kind != FR_X86_READ_RDTSC)
 			continue;
 		/* The slot starts at the rdtsc (0f 31 + 3 NOPs). */
-		memcpy(vc->text + vs.read[i].at, !strcmp(how, "rdtscp") ? rdtscp : lfence, 5);
+		memcpy(vc->text + vs.read[i].at, !strcmp(how, "rdtscp") ? rdtscp : lfence, FR_X86_READ_SLOT);
 	}
 	return NULL;
 }

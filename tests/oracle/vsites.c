@@ -14,7 +14,10 @@ static int imm32_is(const uint8_t *p, uint32_t v)
 	return x == v;
 }
 
-/* Matches the carry loop at t[i]: sub $1e9,%r64; add $1,%r32 (or inc); cmp $999999999,%r64; ja back. */
+/*
+ * Matches the carry loop at t[i]: sub $1e9,%r64; add $1,%r32 (or inc); cmp $999999999,%r64; ja back.
+ * A decoder of the x86 forms compilers emit for it, so test code of x86's, not a table.
+ */
 static int match_carry(const uint8_t *t, size_t i, size_t end, struct vs_carry *cs)
 {
 	size_t p = i;
@@ -88,66 +91,47 @@ static int text_range(const uint8_t *img, size_t size, size_t *lo, size_t *hi)
 	return -1;
 }
 
-/* Length of the NOP padding of exactly n bytes at p (the forms the alternatives code writes), or 0. */
-static int nops(const uint8_t *p, size_t n)
-{
-	size_t k = 0;
-
-	while (k < n) {
-		if (p[k] == 0x90)
-			k += 1;
-		else if (k + 2 <= n && p[k] == 0x66 && p[k + 1] == 0x90)
-			k += 2;
-		else if (k + 3 <= n && p[k] == 0x0f && p[k + 1] == 0x1f && p[k + 2] == 0x00)
-			k += 3;
-		else if (k + 3 <= n && p[k] == 0x66 && p[k + 1] == 0x66 && p[k + 2] == 0x90)
-			k += 3;
-		else
-			return 0;
-	}
-	return 1;
-}
-
-static const uint8_t RDTSC[] = { 0x0f, 0x31 };
-static const uint8_t RDTSCP[] = { 0x0f, 0x01, 0xf9 };
-static const uint8_t LFENCE[] = { 0x0f, 0xae, 0xe8 };
-static const uint8_t MFENCE[] = { 0x0f, 0xae, 0xf0 };
+static const uint8_t RDTSC[] = FR_X86_RDTSC;
+static const uint8_t RDTSCP[] = FR_X86_RDTSCP;
+static const uint8_t LFENCE[] = FR_X86_LFENCE;
+static const uint8_t MFENCE[] = FR_X86_MFENCE;
 
 static int at(const uint8_t *t, size_t i, size_t hi, const uint8_t *pat, size_t n)
 {
 	return i + n <= hi && !memcmp(t + i, pat, n);
 }
 
-/* One 5-byte counter-read slot starting at t[i]; returns its length (0: none). */
+/* One FR_X86_READ_SLOT-byte counter-read slot starting at t[i]; returns its length (0: none). */
 static size_t match_read(const uint8_t *t, size_t i, size_t hi, struct vs_read *r)
 {
 	if (at(t, i, hi, LFENCE, 3) && at(t, i + 3, hi, RDTSC, 2)) {
-		*r = (struct vs_read){ i + 3, 2, VS_LFENCE_RDTSC };
-		return 5;
+		*r = (struct vs_read){ i + 3, 2, FR_X86_READ_LFENCE_RDTSC };
+		return FR_X86_READ_SLOT;
 	}
 	if (at(t, i, hi, MFENCE, 3) && at(t, i + 3, hi, RDTSC, 2)) {
-		*r = (struct vs_read){ i + 3, 2, VS_MFENCE_RDTSC };
-		return 5;
+		*r = (struct vs_read){ i + 3, 2, FR_X86_READ_MFENCE_RDTSC };
+		return FR_X86_READ_SLOT;
 	}
-	if (at(t, i, hi, RDTSCP, 3) && i + 5 <= hi && nops(t + i + 3, 2)) {
-		*r = (struct vs_read){ i, 3, VS_RDTSCP };
-		return 5;
+	if (at(t, i, hi, RDTSCP, 3) && i + FR_X86_READ_SLOT <= hi && fr_x86_is_nops(t + i + 3, 2)) {
+		*r = (struct vs_read){ i, 3, FR_X86_READ_RDTSCP };
+		return FR_X86_READ_SLOT;
 	}
-	if (at(t, i, hi, RDTSC, 2) && i + 5 <= hi && nops(t + i + 2, 3)) {
-		*r = (struct vs_read){ i, 2, VS_RDTSC };
-		return 5;
+	if (at(t, i, hi, RDTSC, 2) && i + FR_X86_READ_SLOT <= hi && fr_x86_is_nops(t + i + 2, 3)) {
+		*r = (struct vs_read){ i, 2, FR_X86_READ_RDTSC };
+		return FR_X86_READ_SLOT;
 	}
 	/* Before ALTERNATIVE_2 (4.x): a 3-byte fence slot, NOPs where no fence was patched in, then rdtsc. */
-	if (i + 5 <= hi && nops(t + i, 3) && at(t, i + 3, hi, RDTSC, 2)) {
-		*r = (struct vs_read){ i + 3, 2, VS_RDTSC };
-		return 5;
+	if (i + FR_X86_READ_SLOT <= hi && fr_x86_is_nops(t + i, 3) && at(t, i + 3, hi, RDTSC, 2)) {
+		*r = (struct vs_read){ i + 3, 2, FR_X86_READ_RDTSC };
+		return FR_X86_READ_SLOT;
 	}
 	return 0;
 }
 
 const char *vsites_find(const uint8_t *t, size_t size, struct vsites *s)
 {
-	static const uint8_t CLOCK_GETTIME_SYSCALL[] = { 0xb8, SYS_clock_gettime, 0, 0, 0, 0x0f, 0x05 };
+	/* mov $SYS_clock_gettime, %eax; syscall */
+	static const uint8_t CLOCK_GETTIME_SYSCALL[] = { FR_X86_MOV_EAX_IMM32, SYS_clock_gettime, 0, 0, 0, 0x0f, 0x05 };
 	size_t lo, hi, covered = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -183,7 +167,7 @@ const char *vsites_find(const uint8_t *t, size_t size, struct vsites *s)
 
 const char *vsites_counter_name(const struct vsites *s)
 {
-	static const char *const names[VS_COUNTERS] = { "rdtsc", "lfence;rdtsc", "mfence;rdtsc", "rdtscp" };
+	static const char *const names[FR_X86_READS] = FR_X86_READ_NAMES;
 
 	if (s->n_read == 0)
 		return "none";

@@ -6,20 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VS_MAX_SITES 16
+#include "arch/insn.h"
 
-/*
- * The counter reads rdtsc_ordered() can be patched into (arch/x86 alternatives, 5.x-7.x): the
- * 5-byte slot holds "rdtsc" + 3 bytes of NOP (no feature), "lfence; rdtsc" (LFENCE_RDTSC) or
- * "rdtscp" + 2 bytes of NOP (RDTSCP); older kernels put "mfence" or "lfence" before a plain rdtsc.
- */
-enum vs_counter { VS_RDTSC, VS_LFENCE_RDTSC, VS_MFENCE_RDTSC, VS_RDTSCP, VS_COUNTERS };
+#define VS_MAX_SITES 16
 
 /* One counter read: where its trap goes (the rdtsc or rdtscp itself) and how long that instruction is. */
 struct vs_read {
 	size_t at;  /* offset in the image */
 	uint8_t len; /* 2 (rdtsc) or 3 (rdtscp) */
-	uint8_t kind; /* enum vs_counter */
+	uint8_t kind; /* enum fr_x86_read (arch/x86_64/insn.h: the slot forms) */
 };
 
 /* A "do { v -= 1e9; n++; } while (v > 999999999)" loop: its trap applies the closed form. */
@@ -40,7 +35,7 @@ struct vsites {
 /* Fills s from the image; NULL, or why the image cannot be analysed (no .text, no counter read...). */
 const char *vsites_find(const uint8_t *img, size_t size, struct vsites *s);
 
-/* "rdtsc", "lfence;rdtsc", "mfence;rdtsc", "rdtscp"; for a set of kinds "mixed". */
+/* FR_X86_READ_NAMES' name of the reads' kind; for a set of kinds "mixed". */
 const char *vsites_counter_name(const struct vsites *s);
 
 #endif

@@ -43,7 +43,7 @@ START_TEST(counter_choice)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct fr_env env = { .tsc_set = cases[i].tsc_set, .tsc = cases[i].asked };
-		struct fr_cpu_features cpu = { .rdtscp = cases[i].cpu_rdtscp, .invariant_tsc = 1 };
+		struct fr_cpu_features cpu = { .ordered_read = cases[i].cpu_rdtscp, .invariant_counter = 1 };
 		int missing = -1;
 
 		ck_assert_int_eq(fr_choose_counter(&env, &cpu, &missing), cases[i].want);

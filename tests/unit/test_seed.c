@@ -64,7 +64,7 @@ START_TEST(eligibility_table)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fr_cpu_features cpu = { .rdtscp = 1, .invariant_tsc = cases[i].invariant };
+		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
 		const char *why = fr_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
 
 		if (cases[i].eligible) {
@@ -87,7 +87,7 @@ END_TEST
 START_TEST(eligibility_cmdline)
 {
 	static const char ci[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
-	const struct fr_cpu_features cpu = { .rdtscp = 0, .invariant_tsc = 1 };
+	const struct fr_cpu_features cpu = { .ordered_read = 0, .invariant_counter = 1 };
 	const char *why;
 
 	ck_assert_ptr_null(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
@@ -187,7 +187,7 @@ START_TEST(cpuid_real_read)
 	unsigned a, b, c, d;
 
 	memset(&r, 0x5a, sizeof(r));
-	fr_seed_cpuid_read(&r);
+	fr_arch_cpuid_rate_read(&r);
 	__cpuid(0, a, b, c, d);
 	ck_assert_uint_eq(r.max_leaf, a);
 	if (r.max_leaf < 0x15)

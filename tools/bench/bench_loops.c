@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bench/bench_loops.h"
+#include "startup/decide.h"
 #include "startup/runtime.h"
 #include "arch/arch.h"
 #include "elf/dynsym.h"
@@ -30,8 +31,8 @@ int bench_have_rdtscp(void)
 	if (have_rdtscp < 0) {
 		struct fr_cpu_features f = { 0 };
 
-		fr_cpu_probe_cpuid(&f);
-		have_rdtscp = f.rdtscp != 0;
+		fr_cpu_probe_default(&f);
+		have_rdtscp = f.ordered_read != 0;
 	}
 	return have_rdtscp;
 }

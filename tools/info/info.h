@@ -11,13 +11,13 @@
 #include "arch/arch.h"
 #include "proc/env.h"
 
-/* The system, from uname, sysfs and CPUID. */
+/* The system, from uname, sysfs and the CPU (arch/arch.h). */
 struct info_sys {
 	char release[65];
 	char clocksource[64];      /* "" when sysfs cannot be read */
 	char available[256];       /* space-separated, as sysfs lists them */
-	char vendor[13];           /* CPUID leaf 0 */
-	char brand[49];            /* CPUID 0x80000002-4, spaces trimmed; "" without them */
+	char vendor[13];           /* the CPU's vendor, "" when it does not say */
+	char brand[49];            /* the CPU's model string, spaces trimmed; "" without one */
 	struct fr_cpu_features cpu;
 };
 
@@ -41,7 +41,7 @@ struct info_pages {
 struct info_counter {
 	enum fr_counter_mode mode;
 	char why[200];
-	int rdtscp_missing;        /* FASTRAW_TSC=rdtscp on a CPU without it */
+	int ordered_missing;       /* FASTRAW_TSC named the ordered read on a CPU without it */
 	struct fr_env env;
 };
 

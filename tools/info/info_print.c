@@ -56,8 +56,8 @@ void info_print_text(FILE *f, const struct info *in)
 	if (p->mode == FR_MODE_PVCLOCK)
 		kv(f, "pvclock stable", "%s", p->have_pv ? yes_no(p->pv_flags & FR_PV_STABLE_BIT) : "unknown");
 	kv(f, "cpu", "%s %s", s->vendor, s->brand);
-	kv(f, "invariant tsc", "%s", yes_no(s->cpu.invariant_tsc));
-	kv(f, "rdtscp", "%s", yes_no(s->cpu.rdtscp));
+	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));
+	kv(f, FR_ARCH_COUNTER_NAME_ORDERED, "%s", yes_no(s->cpu.ordered_read));
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
 	if (st->active)
 		kv(f, "fast path", "active");
@@ -172,9 +172,10 @@ static void jwarnings(FILE *f, const struct info_counter *c)
 		fputs(i ? ", " : "", f);
 		jstr(f, w);
 	}
-	if (c->rdtscp_missing) {
+	if (c->ordered_missing) {
 		fputs(c->env.nwarn ? ", " : "", f);
-		jstr(f, "FASTRAW_TSC=rdtscp but this CPU has no RDTSCP; using lfence");
+		jstr(f, "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED " but this CPU has no " FR_ARCH_ORDERED_FEATURE
+			"; using " FR_ARCH_COUNTER_NAME_FENCED);
 	}
 	fputc(']', f);
 }
@@ -199,8 +200,8 @@ void info_print_json(FILE *f, const struct info *in)
 	jraw(&j, "pvclock_stable", "%s", jbool(p->have_pv ? p->pv_flags & FR_PV_STABLE_BIT : -1));
 	jmember(&j, "cpu_vendor", s->vendor);
 	jmember(&j, "cpu_brand", s->brand);
-	jraw(&j, "invariant_tsc", "%s", jbool(s->cpu.invariant_tsc));
-	jraw(&j, "rdtscp", "%s", jbool(s->cpu.rdtscp));
+	jraw(&j, "invariant_" FR_ARCH_COUNTER_WORD, "%s", jbool(s->cpu.invariant_counter));
+	jraw(&j, FR_ARCH_COUNTER_NAME_ORDERED, "%s", jbool(s->cpu.ordered_read));
 	jmember(&j, "counter", fr_counter_name(st->counter));
 	jmember(&j, "counter_reason", in->counter.why);
 	jkey(&j, "warnings");

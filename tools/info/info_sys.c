@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The system as fastraw-info reports it: kernel release, clocksources, CPU identity and the counter choice. */
-#include <cpuid.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -24,7 +23,7 @@ static void read_line(const char *path, char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* Removes leading and trailing spaces in place (brand strings are padded, on Intel at the front). */
+/* Removes leading and trailing spaces in place. */
 static void trim(char *s)
 {
 	size_t n = strlen(s), start = strspn(s, " ");
@@ -37,23 +36,11 @@ static void trim(char *s)
 
 static void cpu_identity(struct info_sys *s)
 {
-	unsigned regs[12], a, b, c, d;
+	struct fr_cpu_name n;
 
-	s->vendor[0] = s->brand[0] = '\0';
-	if (__get_cpuid(0, &a, &b, &c, &d)) {
-		/* The vendor string is EBX, EDX, ECX in that order. */
-		memcpy(s->vendor, &b, 4);
-		memcpy(s->vendor + 4, &d, 4);
-		memcpy(s->vendor + 8, &c, 4);
-		s->vendor[12] = '\0';
-	}
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
-		return;
-	for (unsigned i = 0; i < 3; i++)
-		__get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
-	memcpy(s->brand, regs, 48);
-	s->brand[48] = '\0';
-	trim(s->brand);
+	fr_arch_cpu_name(&n);
+	snprintf(s->vendor, sizeof(s->vendor), "%s", n.vendor);
+	snprintf(s->brand, sizeof(s->brand), "%s", n.model);
 }
 
 void info_sys_read(struct info_sys *s)
@@ -67,8 +54,8 @@ void info_sys_read(struct info_sys *s)
 	read_line(CS_DIR "available_clocksource", s->available, sizeof(s->available));
 	trim(s->available);
 	cpu_identity(s);
-	/* The library's own probe: CPUID only, never the instructions it asks about. */
-	fr_cpu_probe_cpuid(&s->cpu);
+	/* The library's own probe: it never executes the instructions it asks about. */
+	fr_cpu_probe_default(&s->cpu);
 }
 
 void info_counter_explain(struct info_counter *c, const struct fr_cpu_features *cpu, char **envp, int secure)
@@ -76,16 +63,18 @@ void info_counter_explain(struct info_counter *c, const struct fr_cpu_features *
 	char note[120] = "";
 
 	fr_env_parse(envp, secure, &c->env);
-	c->mode = fr_choose_counter(&c->env, cpu, &c->rdtscp_missing);
+	c->mode = fr_choose_counter(&c->env, cpu, &c->ordered_missing);
 	for (int i = 0; i < c->env.nwarn; i++)
 		if (strcmp(c->env.warn[i].name, "FASTRAW_TSC") == 0)
 			snprintf(note, sizeof(note), "; FASTRAW_TSC=%s not understood", c->env.warn[i].value);
 	if (secure)
 		snprintf(note, sizeof(note), "; FASTRAW_* ignored in secure execution");
-	if (c->rdtscp_missing)
-		snprintf(c->why, sizeof(c->why), "FASTRAW_TSC=rdtscp, but this CPU has no RDTSCP");
+	if (c->ordered_missing)
+		snprintf(c->why, sizeof(c->why), "FASTRAW_TSC=%s, but this CPU has no %s", FR_ARCH_COUNTER_NAME_ORDERED,
+			 FR_ARCH_ORDERED_FEATURE);
 	else if (c->env.tsc_set)
 		snprintf(c->why, sizeof(c->why), "FASTRAW_TSC=%s", fr_counter_name(c->env.tsc));
 	else
-		snprintf(c->why, sizeof(c->why), "default: %s%s", cpu->rdtscp ? "CPU has RDTSCP" : "no RDTSCP", note);
+		snprintf(c->why, sizeof(c->why), "default: %s%s%s", cpu->ordered_read ? "CPU has " : "no ",
+			 FR_ARCH_ORDERED_FEATURE, note);
 }

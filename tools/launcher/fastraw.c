@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "common/tool_libpath.h"
 #include "common/tool_output.h"
 #include "launcher/launcher_lib.h"
@@ -29,8 +30,14 @@ struct opts {
 	int stats;
 };
 
-#define USAGE_LINE \
-	"usage: fastraw [--tsc rdtsc|rdtscp|lfence] [--debug] [--stats] [--lib PATH] [--] PROGRAM [ARG...]\n"
+/* FASTRAW_TSC's values, as the architecture names them (header only: the launcher links no library code). */
+#define TSC_UNO FR_ARCH_COUNTER_NAME_UNORDERED
+#define TSC_ORD FR_ARCH_COUNTER_NAME_ORDERED
+#define TSC_FEN FR_ARCH_COUNTER_NAME_FENCED
+
+#define USAGE_LINE                                                                          \
+	"usage: fastraw [--tsc " TSC_UNO "|" TSC_ORD "|" TSC_FEN "] [--debug] [--stats] [--lib PATH] " \
+	"[--] PROGRAM [ARG...]\n"
 
 static void help(void)
 {
@@ -39,7 +46,7 @@ static void help(void)
 		"calls are answered in-process, every other clock goes on to libc (or to a later\n"
 		"interposer). The library goes after the entries already in LD_PRELOAD.\n"
 		"\n"
-		"  --tsc MODE   how the counter is read: rdtscp, lfence or rdtsc (sets FASTRAW_TSC)\n"
+		"  --tsc MODE   how the counter is read: " TSC_ORD ", " TSC_FEN " or " TSC_UNO " (sets FASTRAW_TSC)\n"
 		"  --debug      the library prints one line on stderr at start (sets FASTRAW_DEBUG=1)\n"
 		"  --stats      the library prints its call counts on stderr at exit (sets FASTRAW_STATS=1)\n"
 		"  --lib PATH   preload this libfastraw.so instead of searching for it\n"
@@ -87,8 +94,8 @@ static int parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (strcmp(optarg, "rdtsc") && strcmp(optarg, "rdtscp") && strcmp(optarg, "lfence"))
-				bad_usage("--tsc takes rdtsc, rdtscp or lfence, not '%s'", optarg);
+			if (strcmp(optarg, TSC_UNO) && strcmp(optarg, TSC_ORD) && strcmp(optarg, TSC_FEN))
+				bad_usage("--tsc takes " TSC_UNO ", " TSC_ORD " or " TSC_FEN ", not '%s'", optarg);
 			o->tsc = optarg;
 			break;
 		case 'd':

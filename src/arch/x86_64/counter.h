@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The counter reads (rdtsc, lfence;rdtsc, rdtscp) and the CPU-feature probe that chooses among them. */
-#ifndef FR_COUNTER_H
-#define FR_COUNTER_H
+/* x86-64's counter hooks: the TSC read three ways (rdtscp, lfence;rdtsc, rdtsc), the names users type, pause and the one-instruction increment. */
+#ifndef FR_X86_64_COUNTER_H
+#define FR_X86_64_COUNTER_H
 
 #include <stdint.h>
 
-enum fr_counter_mode { FR_CTR_ORDERED = 0, FR_CTR_FENCED = 1, FR_CTR_UNORDERED = 2 };
+/* FASTRAW_TSC's values: the instructions each read is made of. */
+#define FR_ARCH_COUNTER_NAME_ORDERED "rdtscp"
+#define FR_ARCH_COUNTER_NAME_FENCED "lfence"
+#define FR_ARCH_COUNTER_NAME_UNORDERED "rdtsc"
+/* CPUID 0x80000001 EDX bit 27 */
+#define FR_ARCH_ORDERED_FEATURE "RDTSCP"
+#define FR_ARCH_COUNTER_WORD "tsc"
 
 /*
  * rdtsc and rdtscp clear the upper halves of RAX and RDX, so 64-bit outputs need no zero
@@ -44,22 +50,10 @@ static inline __attribute__((always_inline)) void fr_arch_pause(void)
 	__builtin_ia32_pause();
 }
 
-/* The CPU features the library asks about. */
-struct fr_cpu_features {
-	int rdtscp;        /* CPUID 0x80000001 EDX bit 27 */
-	int invariant_tsc; /* CPUID 0x80000007 EDX bit 8 */
-};
-
-/*
- * Replaceable probe: the real one reads CPUID's answers; tests install a fake to reach every
- * branch. fr_cpu_probe_cpuid takes them from glibc's copy (no CPUID instruction) where glibc
- * has one, else from fr_cpu_probe_insn, which runs CPUID (three times).
- */
-typedef void (*fr_cpu_probe_fn)(struct fr_cpu_features *out);
-extern fr_cpu_probe_fn fr_cpu_probe;
-void fr_cpu_probe_cpuid(struct fr_cpu_features *out);
-void fr_cpu_probe_insn(struct fr_cpu_features *out);
-
-const char *fr_counter_name(enum fr_counter_mode mode);
+/* A memory-destination add is one instruction: an interrupt lands before it or after it. */
+static inline __attribute__((always_inline)) void fr_arch_inc64(uint64_t *p)
+{
+	__asm__ volatile("addq $1, %0" : "+m"(*p));
+}
 
 #endif

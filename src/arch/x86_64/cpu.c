@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The CPUID probe behind the counter choice, replaceable by tests. */
-#include "arch/x86_64/counter.h"
+/* x86-64's CPUID readers: the features behind the counter choice and the rate leaves calibrated mode seeds from. */
+#include "arch/arch.h"
 
 #include <cpuid.h>
-
-#include "elf/dynsym.h"
+#include <stddef.h>
 
 /*
  * glibc 2.33+ keeps the CPUID leaves that its dynamic loader read at start-up, and libc exports
@@ -23,28 +22,28 @@ enum { GLIBC_LEAF_80000001 = 2, GLIBC_LEAF_80000007 = 4, EDX = 3 };
 
 typedef const struct glibc_cpuid_leaf *(*glibc_leaf_fn)(unsigned index);
 
-/* CPUID leaf 0x80000001 EDX bit 27 and leaf 0x80000007 EDX bit 8, from the instruction itself. */
-void fr_cpu_probe_insn(struct fr_cpu_features *out)
+/* RDTSCP is CPUID leaf 0x80000001 EDX bit 27; the invariant TSC is leaf 0x80000007 EDX bit 8. */
+void fr_arch_cpu_probe_insn(struct fr_cpu_features *out)
 {
 	unsigned a, b, c, d, max_ext;
 
-	out->rdtscp = 0;
-	out->invariant_tsc = 0;
+	out->ordered_read = 0;
+	out->invariant_counter = 0;
 	/* __get_cpuid would ask for the maximum leaf again before each leaf: one CPUID each here. */
 	__cpuid(0x80000000u, max_ext, b, c, d);
 	if (max_ext >= 0x80000001u) {
 		__cpuid(0x80000001u, a, b, c, d);
-		out->rdtscp = (d >> 27) & 1;
+		out->ordered_read = (d >> 27) & 1;
 	}
 	if (max_ext >= 0x80000007u) {
 		__cpuid(0x80000007u, a, b, c, d);
-		out->invariant_tsc = (d >> 8) & 1;
+		out->invariant_counter = (d >> 8) & 1;
 	}
 }
 
-void fr_cpu_probe_cpuid(struct fr_cpu_features *out)
+void fr_arch_cpu_probe(struct fr_cpu_features *out, fr_arch_libc_sym_fn libc_sym)
 {
-	glibc_leaf_fn leaf = (glibc_leaf_fn)fr_libc_sym("__x86_get_cpuid_feature_leaf", "GLIBC_2.33");
+	glibc_leaf_fn leaf = (glibc_leaf_fn)libc_sym("__x86_get_cpuid_feature_leaf", "GLIBC_2.33");
 	unsigned edx1;
 
 	/*
@@ -52,21 +51,42 @@ void fr_cpu_probe_cpuid(struct fr_cpu_features *out)
 	 * extended leaves (it skips them for vendors it does not know), so ask the CPU.
 	 */
 	if (!leaf || !((edx1 = leaf(GLIBC_LEAF_80000001)->cpuid[EDX]) >> 29 & 1)) {
-		fr_cpu_probe_insn(out);
+		fr_arch_cpu_probe_insn(out);
 		return;
 	}
-	out->rdtscp = (edx1 >> 27) & 1;
-	out->invariant_tsc = (leaf(GLIBC_LEAF_80000007)->cpuid[EDX] >> 8) & 1;
+	out->ordered_read = (edx1 >> 27) & 1;
+	out->invariant_counter = (leaf(GLIBC_LEAF_80000007)->cpuid[EDX] >> 8) & 1;
 }
 
-fr_cpu_probe_fn fr_cpu_probe = fr_cpu_probe_cpuid;
-
-const char *fr_counter_name(enum fr_counter_mode mode)
+void fr_arch_cpuid_rate_read(struct fr_cpuid_rate *out)
 {
-	switch (mode) {
-	case FR_CTR_ORDERED: return "rdtscp";
-	case FR_CTR_FENCED: return "lfence";
-	case FR_CTR_UNORDERED: return "rdtsc";
+	unsigned a, b, c, d;
+
+	*out = (struct fr_cpuid_rate){ 0 };
+	/* A leaf above the maximum returns another leaf's data on Intel: every read is guarded. */
+	out->max_leaf = __get_cpuid_max(0, NULL);
+	if (out->max_leaf >= 0x15) {
+		__cpuid_count(0x15, 0, a, b, c, d);
+		out->l15_eax = a;
+		out->l15_ebx = b;
+		out->l15_ecx = c;
 	}
-	return "?";
+	if (out->max_leaf >= 0x16) {
+		__cpuid_count(0x16, 0, a, b, c, d);
+		out->l16_eax = a;
+	}
+	if (out->max_leaf < 1)
+		return;
+	__cpuid(1, a, b, c, d);
+	if (!((c >> 31) & 1))
+		return;
+	/* Only with the hypervisor bit: on bare metal the 0x4000xxxx range is undefined. */
+	__cpuid(0x40000000, a, b, c, d);
+	if (a < 0x40000000 || a > 0x4fffffff)
+		return;
+	out->hv_max_leaf = a;
+	if (a >= 0x40000010) {
+		__cpuid(0x40000010, a, b, c, d);
+		out->hv_tsc_khz = a;
+	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the counter reads and the CPUID probe, checked against the kernel's /proc/cpuinfo flags. */
+/* Unit tests of the CPU hooks: the counter reads, the feature probe against /proc/cpuinfo's x86 flags, the mode names. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <sched.h>
@@ -10,6 +10,7 @@
 #include "run_suite.h"
 #include "exact/fastpath.h"
 #include "arch/arch.h"
+#include "startup/decide.h"
 
 /* Whether the first "flags" line of /proc/cpuinfo lists flag as a whole word; -1 without /proc. */
 static int cpuinfo_flag(const char *flag)
@@ -43,22 +44,22 @@ START_TEST(probe_matches_cpuinfo)
 
 	memset(&f, 0xa5, sizeof(f));
 	memset(&insn, 0x5a, sizeof(insn));
-	fr_cpu_probe_cpuid(&f);
+	fr_cpu_probe_default(&f);
 	/* glibc's saved copy of the leaves (when there is one) says what the instruction says. */
-	fr_cpu_probe_insn(&insn);
-	ck_assert_int_eq(f.rdtscp, insn.rdtscp);
-	ck_assert_int_eq(f.invariant_tsc, insn.invariant_tsc);
-	ck_assert(f.rdtscp == 0 || f.rdtscp == 1);
-	ck_assert(f.invariant_tsc == 0 || f.invariant_tsc == 1);
+	fr_arch_cpu_probe_insn(&insn);
+	ck_assert_int_eq(f.ordered_read, insn.ordered_read);
+	ck_assert_int_eq(f.invariant_counter, insn.invariant_counter);
+	ck_assert(f.ordered_read == 0 || f.ordered_read == 1);
+	ck_assert(f.invariant_counter == 0 || f.invariant_counter == 1);
 	if (rdtscp < 0) {
-		fprintf(stderr, "counter: no /proc/cpuinfo; probe not cross-checked\n");
+		fprintf(stderr, "cpu: no /proc/cpuinfo; probe not cross-checked\n");
 		return;
 	}
 	/* The kernel sets rdtscp from CPUID 0x80000001 EDX 27, and constant+nonstop from 0x80000007 EDX 8. */
-	ck_assert_int_eq(f.rdtscp, rdtscp);
-	ck_assert_int_eq(f.invariant_tsc, constant && nonstop);
+	ck_assert_int_eq(f.ordered_read, rdtscp);
+	ck_assert_int_eq(f.invariant_counter, constant && nonstop);
 	/* The library's replaceable probe starts as the real one. */
-	ck_assert_ptr_eq(fr_cpu_probe, fr_cpu_probe_cpuid);
+	ck_assert_ptr_eq(fr_cpu_probe, fr_cpu_probe_default);
 }
 END_TEST
 
@@ -85,7 +86,7 @@ static void pin(void)
 
 START_TEST(monotonic_in_a_thread)
 {
-	/* _i: 0 lfence;rdtsc, 1 rdtsc. The rdtscp read is never called here unless the CPU has it. */
+	/* _i: 0 the fenced read, 1 the unordered one. The ordered read is never called here unless the CPU has it. */
 	static const enum fr_counter_mode modes[] = { FR_CTR_FENCED, FR_CTR_UNORDERED };
 	fr_counter_fn f = fr_counter_for(modes[_i]);
 	uint64_t first, prev, now;
@@ -105,19 +106,19 @@ START_TEST(monotonic_in_a_thread)
 }
 END_TEST
 
-START_TEST(rdtscp_only_when_present)
+START_TEST(ordered_only_when_present)
 {
 	struct fr_cpu_features feat;
 	fr_counter_fn f = fr_counter_for(FR_CTR_ORDERED);
 
-	/* Distinct reads for distinct modes, without calling the rdtscp one. */
+	/* Distinct reads for distinct modes, without calling the ordered one. */
 	ck_assert_ptr_nonnull(f);
 	ck_assert_ptr_ne(f, fr_counter_for(FR_CTR_FENCED));
 	ck_assert_ptr_ne(f, fr_counter_for(FR_CTR_UNORDERED));
 	ck_assert_ptr_ne(fr_counter_for(FR_CTR_FENCED), fr_counter_for(FR_CTR_UNORDERED));
-	fr_cpu_probe_cpuid(&feat);
-	if (!feat.rdtscp) {
-		fprintf(stderr, "counter: this CPU has no RDTSCP; its read is not executed\n");
+	fr_cpu_probe_default(&feat);
+	if (!feat.ordered_read) {
+		fprintf(stderr, "cpu: this CPU has no RDTSCP; its read is not executed\n");
 		return;
 	}
 	pin();
@@ -127,20 +128,20 @@ START_TEST(rdtscp_only_when_present)
 }
 END_TEST
 
-static Suite *counter_suite(void)
+static Suite *cpu_suite(void)
 {
-	Suite *s = suite_create("counter");
-	TCase *tc = tcase_create("counter");
+	Suite *s = suite_create("cpu");
+	TCase *tc = tcase_create("cpu");
 
 	tcase_add_test(tc, probe_matches_cpuinfo);
 	tcase_add_test(tc, names);
 	tcase_add_loop_test(tc, monotonic_in_a_thread, 0, 2);
-	tcase_add_test(tc, rdtscp_only_when_present);
+	tcase_add_test(tc, ordered_only_when_present);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	return fr_run_suite(counter_suite());
+	return fr_run_suite(cpu_suite());
 }

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* The instruction encodings of this architecture that the tests look for (the library itself never decodes code). */
+#ifndef FR_ARCH_INSN_H
+#define FR_ARCH_INSN_H
+
+#if defined(__x86_64__)
+#include "arch/x86_64/insn.h"
+#else
+#error "libfastraw: no src/arch/ folder for this architecture"
+#endif
+
+#endif

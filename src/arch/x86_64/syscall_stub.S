@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* x86-64's exported syscall(): RAW clock_gettime served in-process when asked for, every other call on with all registers as the caller left them. */
+#include <cet.h>
+#include <sys/syscall.h>
+
+#include "arch/stubs.h"
+
+	.hidden fr_syscall_raw_mode
+	.hidden fr_syscall_next_cache
+	.hidden fr_syscall_next
+	.hidden fr_syscall_mode_read
+	.hidden fr_syscall_raw
+	.hidden fr_syscall_none
+
+/*
+ * The caller's registers around a call into C: the six argument registers and %rax (%al counts
+ * the vector registers of a variadic call). Seven pushes from the entry's %rsp = 8 mod 16 leave
+ * the stack 16-byte aligned for the call.
+ */
+.macro save_args
+	push %rdi
+	.cfi_adjust_cfa_offset 8
+	push %rsi
+	.cfi_adjust_cfa_offset 8
+	push %rdx
+	.cfi_adjust_cfa_offset 8
+	push %rcx
+	.cfi_adjust_cfa_offset 8
+	push %r8
+	.cfi_adjust_cfa_offset 8
+	push %r9
+	.cfi_adjust_cfa_offset 8
+	push %rax
+	.cfi_adjust_cfa_offset 8
+.endm
+
+.macro restore_args
+	pop %rax
+	.cfi_adjust_cfa_offset -8
+	pop %r9
+	.cfi_adjust_cfa_offset -8
+	pop %r8
+	.cfi_adjust_cfa_offset -8
+	pop %rcx
+	.cfi_adjust_cfa_offset -8
+	pop %rdx
+	.cfi_adjust_cfa_offset -8
+	pop %rsi
+	.cfi_adjust_cfa_offset -8
+	pop %rdi
+	.cfi_adjust_cfa_offset -8
+.endm
+
+/*
+ * Every call but a served RAW clock_gettime jumps on to the next syscall() in the chain with
+ * all registers as the caller left them (the six argument registers, %rax and %al for a
+ * variadic call, the seventh argument on the stack), so that a later interposer, and in the end
+ * libc, sees exactly the call it would see without us. The decision is made here, before any C
+ * code runs; C is reached either to answer (fr_syscall_raw, fr_syscall_none) or between
+ * save_args and restore_args. Only %r11, which no call preserves or passes, is used otherwise.
+ * The kernel takes the clock id as an int: the same truncation (cmp %esi).
+ *
+ * RAW is served only when the 16 bytes at p lie above the return address and inside its page
+ * (interpose_syscall.c says why that page cannot fault).
+ *
+ * Hazard, shared with libc's: a syscall(SYS_vfork) child returns through its caller's frame;
+ * no frame of ours is in the way, so this adds none.
+ */
+	.text
+	.globl syscall
+	.type syscall, @function
+syscall:
+	.cfi_startproc
+	endbr64
+0:
+	cmp $SYS_clock_gettime, %rdi
+	jne 1f
+	cmp $FR_STUB_CLOCK_MONOTONIC_RAW, %esi
+	jne 1f
+	mov fr_syscall_raw_mode(%rip), %r11d
+	cmp $FR_RAW_MODE_OFF, %r11d
+	je 1f
+	jb 3f
+	/* p >= %rsp + 8 and p + 16 <= the end of %rsp's page, unsigned. */
+	lea 8(%rsp), %r11
+	cmp %r11, %rdx
+	jb 1f
+	mov %rsp, %r11
+	or $4095, %r11
+	sub $15, %r11
+	cmp %r11, %rdx
+	ja 1f
+	jmp fr_syscall_raw
+1:
+	mov fr_syscall_next_cache(%rip), %r11
+	test %r11, %r11
+	jz 2f
+	jmp *%r11
+2:
+	save_args
+	call fr_syscall_next
+	mov %rax, %r11
+	restore_args
+	test %r11, %r11
+	jz fr_syscall_none
+	jmp *%r11
+3:
+	save_args
+	call fr_syscall_mode_read
+	mov %eax, %r11d
+	restore_args
+	test %r11d, %r11d
+	jz 1b
+	jmp 0b
+	.cfi_endproc
+	.size syscall, .-syscall
+
+	.section .note.GNU-stack, "", @progbits
