@@ -34,25 +34,21 @@ BARRIER_RE='__asm__[[:space:]]+(volatile|__volatile__)[[:space:]]*\([[:space:]]*
 
 # check_cpu ROOT: CPU-specific code outside src/arch/.
 check_cpu() {
-	for f in $(cd "$1" && find src include tools -type f \( -name '*.[chSs]' -o -name '*.sx' -o -name '*.asm' \) \
-		! -path 'src/arch/*' 2>/dev/null | LC_ALL=C sort); do
-		case "$f" in
-		*.[Ss] | *.sx | *.asm)
-			echo "$f: an assembly file outside src/arch/"
-			continue
+	(cd "$1" && find src include tools -type f \( -name '*.[chSs]' -o -name '*.sx' -o -name '*.asm' \) \
+		! -path 'src/arch/*' 2>/dev/null) | LC_ALL=C sort >"$tmp/cpu"
+	grep -vE '\.[ch]$' "$tmp/cpu" | sed 's|$|: an assembly file outside src/arch/|'
+	grep -E '\.[ch]$' "$tmp/cpu" >"$tmp/csrc" || return 0
+	(cd "$1" && xargs grep -HnE "$ASM_RE" <"$tmp/csrc") | while IFS= read -r hit; do
+		case "$hit" in
+		src/base/access.h:*)
+			text=${hit#*:}
+			text=${text#*:}
+			printf '%s\n' "$text" | sed -E "s/$BARRIER_RE//g" | grep -qE "$ASM_RE" || continue
 			;;
 		esac
-		grep -nE "$ASM_RE" "$1/$f" | while IFS= read -r hit; do
-			if [ "$f" = src/base/access.h ] && printf '%s\n' "$hit" | grep -qE "$BARRIER_RE" &&
-				! printf '%s\n' "$hit" | sed -E "s/$BARRIER_RE//g" | grep -qE "$ASM_RE"; then
-				continue
-			fi
-			printf '%s\n' "$f:${hit%%:*}: ${hit#*:} (inline assembly outside src/arch/)"
-		done
-		grep -nE "$INTRIN_RE" "$1/$f" | while IFS= read -r hit; do
-			printf '%s\n' "$f:${hit%%:*}: ${hit#*:} (a CPU intrinsic outside src/arch/)"
-		done
+		printf '%s\n' "$hit (inline assembly outside src/arch/)"
 	done
+	(cd "$1" && xargs grep -HnE "$INTRIN_RE" <"$tmp/csrc") | sed 's|$| (a CPU intrinsic outside src/arch/)|'
 }
 
 # check_folders ROOT: the size of every folder of src/ and the README.md of every folder below it.

@@ -306,9 +306,9 @@ START_TEST(shift_and_pvclock_agree_with_khz)
 }
 END_TEST
 
-static Suite *seed_suite(void)
+static Suite *calib_seed_suite(void)
 {
-	Suite *s = suite_create("seed");
+	Suite *s = suite_create("calib_seed");
 	TCase *tc;
 
 	tc = tcase_create("eligible");
@@ -333,5 +333,5 @@ static Suite *seed_suite(void)
 
 int main(void)
 {
-	return fr_run_suite(seed_suite());
+	return fr_run_suite(calib_seed_suite());
 }
