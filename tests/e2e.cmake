@@ -71,7 +71,7 @@ fr_add_e2e_test(e2e_unload unload)
 fr_add_e2e_test(e2e_syscall efault sys regspy)
 set_property(TEST e2e_syscall APPEND PROPERTY ENVIRONMENT "FR_SPY_LIB=$<TARGET_FILE:e2e_spy>")
 add_dependencies(test_e2e_syscall e2e_spy)
-# 20 s of children storming a calibrated parent (issue 11): the longest e2e entry.
+# 20 s of children storming a calibrated parent: the longest e2e entry.
 fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)

@@ -83,7 +83,7 @@ START_TEST(eligibility_table)
 END_TEST
 
 /* tsc=unstable on the command line (this project's own VMs boot so): the tsc_reliable flag,
-   which the hypervisor sets, no longer counts; a registered tsc clocksource still would. */
+   which the hypervisor sets, does not count then; a registered tsc clocksource still does. */
 START_TEST(eligibility_cmdline)
 {
 	static const char ci[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
