@@ -26,13 +26,11 @@ fr_add_unit_test(calib_seed unit/test_calib_seed.c)
 fr_add_unit_test(gtod unit/test_gtod.c)
 
 # The library's interface, checked on the built file: exports, TEXTREL, dependencies.
-add_test(NAME exports
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>)
 set(fr_allow_deps "")
 if(FASTRAW_SANITIZE)
   # The sanitizer runtimes and what they pull in.
   set(fr_allow_deps "libasan.so.* libubsan.so.* libm.so.6 libgcc_s.so.1 libstdc++.so.6")
 endif()
-set_tests_properties(exports PROPERTIES
-  LABELS unit
-  ENVIRONMENT "NM=${CMAKE_NM};READELF=${CMAKE_READELF};FR_ALLOW_DEPS=${fr_allow_deps}")
+fr_add_script_test(exports LABELS unit
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>
+  ENV "NM=${CMAKE_NM}" "READELF=${CMAKE_READELF}" "FR_ALLOW_DEPS=${fr_allow_deps}")
