@@ -17,6 +17,7 @@
 # In tests/, scripts/, .ci/ and cmake/ too: no ../shared (the kernel matrix may name
 # ../shared/kernels/) and no named document that the tree lacks.
 set -u
+# shellcheck source=tests/arch/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
 # Files under the given folders (and plain files), relative to the root, sorted, one a line.

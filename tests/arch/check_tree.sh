@@ -18,6 +18,7 @@
 #     registered by tests/unit.cmake as fr_add_unit_test(X unit/test_X.c ...), and the helper
 #     sources a suite links (synth.c, calsim.c ...) are not named test_*.
 set -u
+# shellcheck source=tests/arch/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
 MAX_FILES=16
