@@ -9,16 +9,11 @@
 #include "kdata/kdata.h"
 #include "math/rawmath.h"
 #include "arch/arch.h"
+#include "base/access.h"
 #include "passthru/passthru.h"
 
 /* A counter read: rdtsc, lfence;rdtsc or rdtscp in production, a synthetic value in tests. */
 typedef uint64_t (*fr_counter_fn)(void);
-
-#define FR_LD32(p) (*(const volatile uint32_t *)(p))
-#define FR_LD64(p) (*(const volatile uint64_t *)(p))
-#define FR_BARRIER() __asm__ volatile("" ::: "memory")
-#define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define FR_LIKELY(x) __builtin_expect(!!(x), 1)
 
 /*
  * One consistent copy of the pvclock page's fields under its version protocol, with the counter
@@ -33,12 +28,12 @@ fr_pvclock_snapshot(const volatile uint8_t *pv, fr_counter_fn counter, struct fr
 		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
 
 		FR_BARRIER();
-		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
+		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
 			return FR_PASS;
 		p->tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		p->system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		p->mul = FR_LD32(pv + FR_PV_MUL);
-		p->shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		p->shift = FR_LDS8(pv + FR_PV_SHIFT);
 		if (counter)
 			*tsc = counter();
 		FR_BARRIER();
@@ -287,10 +282,10 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		mul = FR_LD32(pv + FR_PV_MUL);
-		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
+		pshift = FR_LDS8(pv + FR_PV_SHIFT);
 		fr_fast_fields(entry, fs, rules, off_sec, &f);
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
-		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
+		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
 				f.mult != 1ull << (f.shift & 63) || pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
 			return general(kd, counter, dst);
 		FR_BARRIER();
