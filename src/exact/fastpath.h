@@ -37,7 +37,7 @@ struct fr_read {
 /*
  * The pvclock page's version protocol: its version with the low bit cleared opens the window.
  * An odd version (an update in progress) never equals that even one, so fr_seq_retry on the
- * version field both waits out an update and sees a change.
+ * version field reports an update in progress as a change, and the reader tries again.
  */
 static inline __attribute__((always_inline)) uint32_t fr_pvclock_begin(const volatile uint8_t *pv)
 {
