@@ -5,12 +5,13 @@
 # Usage: scripts/startup-breakdown.sh [N] [COMMAND...]   (N rounds, default 300; COMMAND default /bin/true)
 # FASTRAW_BUILD_DIR picks the build (default "build"); it is configured and built first.
 #
-# 1. Per-process cost: fork+exec+wait of COMMAND with no preload, an empty preload (a constructor
-#    and nothing else: the goal's baseline) and libfastraw, interleaved round by round.
-# 2. The constructor's steps, each timed once, cold, in a fresh process (scripts/startup/stages.c,
+# 1. Per-process cost, as fastraw-bench's start-up row measures it (tools/bench/bench_startup.c):
+#    /bin/true with no preload, an empty preload (a constructor and nothing else: the goal's
+#    baseline) and libfastraw, interleaved round by round; CPU time and minor page faults.
+# 2. The constructor's steps, each timed once, cold, in a fresh process (bench_startup_stages,
 #    linked against the library's own core), medians over N processes.
-# 3. Counts: the system calls the library adds, the CPUID instructions it runs (each a trap to the
-#    hypervisor in a VM), and the dynamic loader's relocation statistics.
+# 3. For COMMAND: the system calls the library adds, the CPUID instructions it runs (each a trap
+#    to the hypervisor in a VM), and the dynamic loader's relocation statistics.
 set -euo pipefail
 
 # shellcheck source=scripts/common.sh
@@ -21,25 +22,23 @@ shift || true
 # shellcheck disable=SC2119 # fr_setup's arguments are for cmake, not ours
 fr_setup >/dev/null
 
+# The library, the empty preload and the stages program, all built by CMake.
 lib="$FR_BUILD/libfastraw.so"
+empty="$FR_BUILD/bench_empty.so"
+stages="$FR_BUILD/bench_startup_stages"
 out="$FR_BUILD/startup"
-src="$FR_ROOT/scripts/startup"
-cc=${CC:-cc}
 mkdir -p "$out"
-"$cc" -O2 -Wall -o "$out/spawn_ab" "$src/spawn_ab.c"
-"$cc" -O2 -Wall -shared -fPIC -o "$out/empty.so" "$src/empty_preload.c"
-"$cc" -O2 -Wall -I"$FR_ROOT/src" -o "$out/stages" "$src/stages.c" "$FR_BUILD/src/libfastraw_core.a"
 
 echo "== Start-up per process ($(uname -r), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
 	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo '?')) =="
-"$out/spawn_ab" "$n" empty="$out/empty.so" none= fastraw="$lib" -- "$@"
+"$stages" processes "$n" "$lib" "$empty"
 
 echo
 echo "== The constructor's steps, cold, median ns over $n processes =="
 median_steps() {
 	local mode=$1
 
-	for _ in $(seq "$n"); do "$out/stages" "$mode"; done >"$out/steps.txt"
+	for _ in $(seq "$n"); do "$stages" "$mode"; done >"$out/steps.txt"
 	# Medians per step, in the order the steps ran (mawk has no asort: sort first).
 	awk '!seen[$1]++ { print $1 }' "$out/steps.txt" | while read -r step; do
 		awk -v s="$step" '$1 == s { print $2 }' "$out/steps.txt" | sort -n |
@@ -48,7 +47,6 @@ median_steps() {
 }
 median_steps steps
 median_steps init
-median_steps cpuid
 
 echo
 echo "== System calls added to $1 (libfastraw minus the empty preload) =="
@@ -58,7 +56,7 @@ if command -v strace >/dev/null 2>&1; then
 		# Name, plus the path for opens: the loader's own calls cancel out in the difference.
 		sed -E 's/^[0-9]+ +//; s/^(open(at)?)\((AT_FDCWD, )?"([^"]*)".*/\1:\4/; s/\(.*//' "$2" | sort | uniq -c | sort -k2
 	}
-	count "$out/empty.so" "$out/strace-empty.txt" "$@" >"$out/calls-empty.txt"
+	count "$empty" "$out/strace-empty.txt" "$@" >"$out/calls-empty.txt"
 	count "$lib" "$out/strace-lib.txt" "$@" >"$out/calls-lib.txt"
 	join -1 2 -2 2 -a 1 -a 2 -e 0 -o 0,1.1,2.1 "$out/calls-empty.txt" "$out/calls-lib.txt" |
 		awk '$3 != $2 { printf "  %+3d %s\n", $3 - $2, $1; d = 1 } END { if (!d) print "  none" }' |
@@ -96,7 +94,7 @@ fi
 
 echo
 echo "== Dynamic loader statistics (LD_DEBUG=statistics) =="
-for v in "$out/empty.so" "$lib"; do
+for v in "$empty" "$lib"; do
 	echo "  $(basename "$v"):"
 	LD_PRELOAD=$v LD_DEBUG=statistics "$@" 2>&1 >/dev/null | sed -n 's/^ *[0-9]*: *//; /relocation\|startup time/p' | sed 's/^/    /'
 done

@@ -53,12 +53,12 @@ function(fr_add_e2e_test name)
   fr_add_check_test(${name}
     SOURCES e2e/test_${name}.c e2e/harness.c
     ENV ${env}
-    LABELS e2e)
+    LABELS e2e
+    TIMEOUT 300)
   target_include_directories(test_${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
   foreach(probe ${ARGN})
     add_dependencies(test_${name} e2e_probe_${probe})
   endforeach()
-  set_tests_properties(${name} PROPERTIES TIMEOUT 300)
 endfunction()
 
 fr_add_e2e_test(e2e_bracket bracket)
@@ -73,7 +73,7 @@ fr_add_e2e_test(e2e_unload unload)
 fr_add_e2e_test(e2e_syscall efault sys regspy)
 set_property(TEST e2e_syscall APPEND PROPERTY ENVIRONMENT "FR_SPY_LIB=$<TARGET_FILE:e2e_spy>")
 add_dependencies(test_e2e_syscall e2e_spy)
-# 20 s of children storming a calibrated parent (issue 11): the longest e2e entry.
+# 20 s of children storming a calibrated parent: the longest e2e entry.
 fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)
@@ -81,9 +81,8 @@ fr_add_e2e_test(e2e_vdso_id vdso_id)
 # A real program that identifies the vDSO by its address (skipped without stress-ng). Not with
 # the sanitizers: an instrumented library cannot be preloaded into it alone.
 if(NOT FASTRAW_SANITIZE)
-  add_test(NAME e2e_stress_ng_vdso
+  fr_add_script_test(e2e_stress_ng_vdso LABELS e2e SKIP TIMEOUT 60
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/stress_ng_vdso.sh $<TARGET_FILE:fastraw>)
-  set_tests_properties(e2e_stress_ng_vdso PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 60)
 endif()
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
@@ -95,10 +94,9 @@ endif()
 # else pass-through, with the reason in the debug line. (Valgrind and the sanitizers' runtimes
 # do not mix.)
 if(NOT FASTRAW_SANITIZE AND TARGET fastraw-info)
-  add_test(NAME e2e_valgrind
+  fr_add_script_test(e2e_valgrind LABELS e2e TIMEOUT 300
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/valgrind_no_vdso.sh
             $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket> $<TARGET_FILE:fastraw-info>)
-  set_tests_properties(e2e_valgrind PROPERTIES LABELS e2e TIMEOUT 300)
 endif()
 
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
@@ -106,10 +104,9 @@ endif()
 add_library(e2e_chain SHARED e2e/chain_lib.c)
 target_link_libraries(e2e_chain PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 fr_add_e2e_probe(chain e2e/probe_chain.c)
-add_test(NAME e2e_chain
+fr_add_script_test(e2e_chain LABELS e2e TIMEOUT 120
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/chain.sh
           $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_chain> $<TARGET_FILE:e2e_probe_chain> $<TARGET_FILE:fastraw-launcher>)
-set_tests_properties(e2e_chain PROPERTIES LABELS e2e TIMEOUT 120)
 
 include(CheckCCompilerFlag)
 set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=address)
@@ -125,10 +122,9 @@ if(FR_HAVE_ASAN AND NOT FASTRAW_SANITIZE)
   target_link_libraries(e2e_probe_asan PRIVATE ${CMAKE_DL_LIBS})
   set(fr_asan_probe $<TARGET_FILE:e2e_probe_asan>)
 endif()
-add_test(NAME e2e_neighbours
+fr_add_script_test(e2e_neighbours LABELS e2e SKIP TIMEOUT 120
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/neighbours.sh
           $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> ${fr_asan_probe})
-set_tests_properties(e2e_neighbours PROPERTIES LABELS e2e SKIP_RETURN_CODE 77 TIMEOUT 120)
 
 # Odd but legal linking: a dependency's IFUNC resolver and the program's own calling every
 # export before libfastraw is relocated or initialised; libraries linked at one non-zero base
@@ -168,11 +164,10 @@ target_include_directories(e2e_probe_copies PRIVATE ${PROJECT_SOURCE_DIR}/includ
 fr_add_e2e_probe(copies_linked e2e/probe_copies.c)
 target_compile_definitions(e2e_probe_copies_linked PRIVATE PROBE_LINKED)
 target_link_libraries(e2e_probe_copies_linked PRIVATE fastraw)
-add_test(NAME e2e_copies
+fr_add_script_test(e2e_copies LABELS e2e TIMEOUT 120
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/copies.sh
           $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> $<TARGET_FILE:e2e_probe_copies>
           $<TARGET_FILE:e2e_probe_copies_linked> $<TARGET_FILE:e2e_chain>)
-set_tests_properties(e2e_copies PROPERTIES LABELS e2e TIMEOUT 120)
 
 # Lookups from a dlopen'd RTLD_LOCAL plugin (plugin_lib.c) and from the program, also built
 # without -pie, beside the test interposer and its variant without dlsym; failed lookups' dlerror

@@ -24,11 +24,10 @@ if(NOT FASTRAW_SANITIZE)
   list(APPEND fr_install_cases consumers deb subproject)
 endif()
 foreach(case ${fr_install_cases})
-  add_test(NAME install_${case} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh)
-  set_tests_properties(install_${case} PROPERTIES
-    LABELS install SKIP_RETURN_CODE 77 TIMEOUT 120 ENVIRONMENT "${fr_install_env}")
+  fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 120
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
+    ENV ${fr_install_env})
 endforeach()
 # Needs no build: the sources are compared. It first proves that each kind of drift fails.
-add_test(NAME install_man_sync
+fr_add_script_test(install_man_sync LABELS install
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/man_sync.sh --self-test ${PROJECT_SOURCE_DIR})
-set_tests_properties(install_man_sync PROPERTIES LABELS install)

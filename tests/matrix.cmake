@@ -29,8 +29,6 @@ foreach(t ${fr_all_tests})
 endforeach()
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/matrix/manifest CONTENT "${fr_manifest}")
 
-add_test(NAME kernel_matrix
+fr_add_script_test(kernel_matrix LABELS matrix SKIP TIMEOUT 3600 SERIAL
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/kernel-matrix.sh --no-build
           --build-dir ${CMAKE_BINARY_DIR})
-set_tests_properties(kernel_matrix PROPERTIES
-  LABELS matrix SKIP_RETURN_CODE 77 TIMEOUT 3600 RUN_SERIAL TRUE)

@@ -3,8 +3,7 @@
 # (tools/bench_quick.sh); no timing is asserted. Not in sanitizer builds: their runtime must come
 # first in LD_PRELOAD, and their timings mean nothing.
 if(NOT FASTRAW_SANITIZE)
-  add_test(NAME tool_bench_quick
+  fr_add_script_test(tool_bench_quick LABELS tools bench TIMEOUT 180
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench_quick.sh
       $<TARGET_FILE:fastraw-bench> $<TARGET_FILE:fastraw>)
-  set_tests_properties(tool_bench_quick PROPERTIES LABELS "tools;bench" TIMEOUT 180)
 endif()

@@ -5,16 +5,16 @@ add_library(check_shim SHARED tools/check_shim.c)
 target_link_libraries(check_shim PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 
 set(fr_check_sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_tool.sh)
-add_test(NAME tool_check_usage COMMAND sh ${fr_check_sh} usage $<TARGET_FILE:fastraw-check>)
-add_test(NAME tool_check_plain COMMAND sh ${fr_check_sh} plain $<TARGET_FILE:fastraw-check>)
-add_test(NAME tool_check_preload
-  COMMAND sh ${fr_check_sh} preload $<TARGET_FILE:fastraw-check> $<TARGET_FILE:fastraw>)
-add_test(NAME tool_check_cputime COMMAND sh ${fr_check_sh} cputime $<TARGET_FILE:fastraw-check>)
-set(fr_check_tests tool_check_usage tool_check_plain tool_check_preload tool_check_cputime)
+# fr_add_check_tool_test(CASE ARG...): tool_check_CASE, check_tool.sh CASE ARG....
+function(fr_add_check_tool_test case)
+  fr_add_script_test(tool_check_${case} LABELS tools TIMEOUT 60
+    COMMAND sh ${fr_check_sh} ${ARGN}
+    ENV "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")
+endfunction()
+fr_add_check_tool_test(usage usage $<TARGET_FILE:fastraw-check>)
+fr_add_check_tool_test(plain plain $<TARGET_FILE:fastraw-check>)
+fr_add_check_tool_test(preload preload $<TARGET_FILE:fastraw-check> $<TARGET_FILE:fastraw>)
+fr_add_check_tool_test(cputime cputime $<TARGET_FILE:fastraw-check>)
 foreach(mode backwards cross nsec error ahead behind)
-  add_test(NAME tool_check_detect_${mode}
-    COMMAND sh ${fr_check_sh} detect $<TARGET_FILE:fastraw-check> $<TARGET_FILE:check_shim> ${mode})
-  list(APPEND fr_check_tests tool_check_detect_${mode})
+  fr_add_check_tool_test(detect_${mode} detect $<TARGET_FILE:fastraw-check> $<TARGET_FILE:check_shim> ${mode})
 endforeach()
-set_tests_properties(${fr_check_tests} PROPERTIES
-  LABELS tools TIMEOUT 60 ENVIRONMENT "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")

@@ -6,9 +6,8 @@ if(FASTRAW_SANITIZE)
   set(fr_info_env "ASAN_OPTIONS=verify_asan_link_order=0")
 endif()
 foreach(case plain preload env json usage timens release)
-  add_test(NAME tool_info_${case}
+  fr_add_script_test(tool_info_${case} LABELS tools SKIP TIMEOUT 120
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/info_transcript.sh ${case}
-      $<TARGET_FILE:fastraw-info> $<TARGET_FILE:fastraw>)
-  set_tests_properties(tool_info_${case} PROPERTIES
-    LABELS tools SKIP_RETURN_CODE 77 TIMEOUT 120 ENVIRONMENT "${fr_info_env}")
+      $<TARGET_FILE:fastraw-info> $<TARGET_FILE:fastraw>
+    ENV ${fr_info_env})
 endforeach()

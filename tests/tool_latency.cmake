@@ -8,11 +8,8 @@ target_link_libraries(latency_backstep PRIVATE fastraw_warnings)
 
 foreach(case help badflag badvalue badclock badid shape dump repeat
     clock_name clock_number monotonic json zero backwards preload)
-  add_test(NAME tool_latency_${case}
+  fr_add_script_test(tool_latency_${case} LABELS tools TIMEOUT 60
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/latency_cases.sh ${case}
-      $<TARGET_FILE:fastraw-latency> $<TARGET_FILE:fastraw> $<TARGET_FILE:latency_backstep>)
-  set_tests_properties(tool_latency_${case} PROPERTIES
-    LABELS tools
-    TIMEOUT 60
-    ENVIRONMENT "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")
+      $<TARGET_FILE:fastraw-latency> $<TARGET_FILE:fastraw> $<TARGET_FILE:latency_backstep>
+    ENV "FR_PRELOAD_FIRST=${FR_SANITIZER_RUNTIME}")
 endforeach()

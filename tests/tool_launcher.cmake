@@ -56,11 +56,7 @@ if(FASTRAW_SANITIZE)
 endif()
 
 foreach(case usage env refuse static stats install unreadable)
-  add_test(NAME launcher_${case}
-    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_${case}.sh)
-  set_tests_properties(launcher_${case} PROPERTIES
-    LABELS launcher
-    SKIP_RETURN_CODE 77
-    TIMEOUT 120
-    ENVIRONMENT "${launcher_env}")
+  fr_add_script_test(launcher_${case} LABELS launcher SKIP TIMEOUT 120
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_${case}.sh
+    ENV ${launcher_env})
 endforeach()

@@ -8,7 +8,8 @@ function(fr_add_unit_test name)
 endfunction()
 
 fr_add_unit_test(rawmath unit/test_rawmath.c)
-fr_add_unit_test(kdata unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c unit/kdata_hv.c unit/synth.c)
+fr_add_unit_test(kdata unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c unit/synth.c)
+fr_add_unit_test(fastpath unit/test_fastpath.c unit/fastpath_hv.c unit/synth.c)
 fr_add_unit_test(env unit/test_env.c)
 fr_add_unit_test(maps unit/test_maps.c)
 fr_add_unit_test(memid unit/test_memid.c)
@@ -19,19 +20,17 @@ fr_add_unit_test(cpu unit/test_cpu.c)
 fr_add_unit_test(decide unit/test_decide.c unit/synth.c)
 fr_add_unit_test(stats unit/test_stats.c)
 fr_add_unit_test(convert unit/test_convert.c unit/synth.c)
-fr_add_unit_test(calib unit/test_calib.c unit/calsim.c)
-fr_add_unit_test(calslew unit/test_calslew.c unit/calsim.c)
-fr_add_unit_test(seed unit/test_seed.c)
+fr_add_unit_test(calib_math unit/test_calib_math.c unit/calsim.c)
+fr_add_unit_test(calib_slew unit/test_calib_slew.c unit/calsim.c)
+fr_add_unit_test(calib_seed unit/test_calib_seed.c)
 fr_add_unit_test(gtod unit/test_gtod.c)
 
 # The library's interface, checked on the built file: exports, TEXTREL, dependencies.
-add_test(NAME exports
-  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>)
 set(fr_allow_deps "")
 if(FASTRAW_SANITIZE)
   # The sanitizer runtimes and what they pull in.
   set(fr_allow_deps "libasan.so.* libubsan.so.* libm.so.6 libgcc_s.so.1 libstdc++.so.6")
 endif()
-set_tests_properties(exports PROPERTIES
-  LABELS unit
-  ENVIRONMENT "NM=${CMAKE_NM};READELF=${CMAKE_READELF};FR_ALLOW_DEPS=${fr_allow_deps}")
+fr_add_script_test(exports LABELS unit
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>
+  ENV "NM=${CMAKE_NM}" "READELF=${CMAKE_READELF}" "FR_ALLOW_DEPS=${fr_allow_deps}")

@@ -278,6 +278,10 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		uint64_t tsc;
 		int64_t s0;
 
+		/*
+		 * Not fr_seq_begin: its own wait loop would grow this reader's code, and a wait here
+		 * shares the bound with the other retries.
+		 */
 		if (FR_UNLIKELY(seq & 1)) {
 			fr_arch_pause();
 			continue;
@@ -286,8 +290,7 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		load_pub(&p);
 		s0 = LD(line.sec0);
 		tsc = counter();
-		FR_BARRIER();
-		if (FR_UNLIKELY(__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq))
+		if (FR_UNLIKELY(fr_seq_retry(&line.seq, seq)))
 			continue;
 		if (FR_UNLIKELY(!serving))
 			return warm();

@@ -21,7 +21,9 @@ static uint64_t ctr_rdtscp(void)
 
 int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
 {
-	return fr_raw_read_general(kd, kd->lay->rules, kd->lay->field_shift, counter, ts);
+	const struct fr_read r = { .kd = kd, .rules = kd->lay->rules, .fs = kd->lay->field_shift, .counter = counter };
+
+	return fr_raw_read_general(&r, r.rules, ts);
 }
 
 static int general_with(const struct fr_kdata *kd, fr_counter_fn counter, void *ts)
@@ -31,7 +33,14 @@ static int general_with(const struct fr_kdata *kd, fr_counter_fn counter, void *
 
 int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
 {
-	return fr_raw_read_fast(kd, kd->lay->rules, kd->lay->field_shift, counter, general_with, fr_emit_ts, ts);
+	const struct fr_read r = { .kd = kd,
+				   .rules = kd->lay->rules,
+				   .fs = kd->lay->field_shift,
+				   .counter = counter,
+				   .general = general_with,
+				   .emit = fr_emit_ts };
+
+	return fr_raw_read_fast(&r, ts);
 }
 
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
@@ -47,34 +56,47 @@ struct fr_kdata fr_kd;
  * argument (its own read is inlined) and passes the call through when it cannot answer. Its
  * twin now_* gives the same reading as one integer of nanoseconds (fastraw_now_ns).
  */
-#define FR_INSTANCE(rules, fs, ctr)                                                                   \
-	static __attribute__((noinline, cold)) int general_##rules##_##ctr(                         \
+#define FR_INSTANCE(rules_, fs_, ctr)                                                                 \
+	static __attribute__((noinline, cold)) int general_##rules_##_##ctr(                        \
 		const struct fr_kdata *kd, fr_counter_fn counter, void *ts)                           \
 	{                                                                                             \
-		if (fr_raw_read_general(kd, rules, fs, ctr_##ctr, ts) == FR_OK)                       \
+		const struct fr_read r = { .kd = kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr }; \
+                                                                                                      \
+		if (fr_raw_read_general(&r, rules_, ts) == FR_OK)                                             \
 			return 0;                                                                     \
 		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                       \
 	}                                                                                             \
-	static int raw_##rules##_##ctr(struct timespec *ts)                                           \
+	static int raw_##rules_##_##ctr(struct timespec *ts)                                          \
 	{                                                                                             \
-		return fr_raw_read_fast(&fr_kd, rules, fs, ctr_##ctr, general_##rules##_##ctr,        \
-					fr_emit_ts, ts);                                              \
+		const struct fr_read r = { .kd = &fr_kd,                                              \
+					   .rules = rules_,                                           \
+					   .fs = fs_,                                                 \
+					   .counter = ctr_##ctr,                                      \
+					   .general = general_##rules_##_##ctr,                       \
+					   .emit = fr_emit_ts };                                      \
+                                                                                                      \
+		return fr_raw_read_fast(&r, ts);                                                      \
 	}                                                                                             \
-	static __attribute__((noinline, cold)) int general_ns_##rules##_##ctr(                      \
+	static __attribute__((noinline, cold)) int general_ns_##rules_##_##ctr(                     \
 		const struct fr_kdata *kd, fr_counter_fn counter, void *ns)                           \
 	{                                                                                             \
 		struct timespec ts;                                                                   \
-		int ret = general_##rules##_##ctr(kd, counter, &ts);                                  \
+		int ret = general_##rules_##_##ctr(kd, counter, &ts);                                 \
                                                                                                       \
 		*(int64_t *)ns = ret ? -1 : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;             \
 		return ret;                                                                           \
 	}                                                                                             \
-	static int64_t now_##rules##_##ctr(void)                                                      \
+	static int64_t now_##rules_##_##ctr(void)                                                     \
 	{                                                                                             \
+		const struct fr_read r = { .kd = &fr_kd,                                              \
+					   .rules = rules_,                                           \
+					   .fs = fs_,                                                 \
+					   .counter = ctr_##ctr,                                      \
+					   .general = general_ns_##rules_##_##ctr,                    \
+					   .emit = fr_emit_ns };                                      \
 		int64_t ns;                                                                           \
                                                                                                       \
-		fr_raw_read_fast(&fr_kd, rules, fs, ctr_##ctr, general_ns_##rules##_##ctr, fr_emit_ns, \
-				 &ns);                                                                \
+		fr_raw_read_fast(&r, &ns);                                                            \
 		return ns;                                                                            \
 	}
 

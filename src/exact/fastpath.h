@@ -9,116 +9,156 @@
 #include "kdata/kdata.h"
 #include "math/rawmath.h"
 #include "arch/arch.h"
+#include "base/access.h"
 #include "passthru/passthru.h"
 
 /* A counter read: rdtsc, lfence;rdtsc or rdtscp in production, a synthetic value in tests. */
 typedef uint64_t (*fr_counter_fn)(void);
 
-#define FR_LD32(p) (*(const volatile uint32_t *)(p))
-#define FR_LD64(p) (*(const volatile uint64_t *)(p))
-#define FR_BARRIER() __asm__ volatile("" ::: "memory")
-#define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define FR_LIKELY(x) __builtin_expect(!!(x), 1)
+/* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
+typedef void (*fr_emit_fn)(void *dst, uint64_t sec, uint64_t ns);
+
+/* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
+typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, void *dst);
 
 /*
- * One consistent copy of the pvclock page's fields under its version protocol, with the counter
- * read inside the same window when counter is not NULL. Returns FR_PASS when the stable bit is
- * clear (the vDSO then makes the system call) or when the version never settles.
+ * One instance of the reading, as the kernel's vDSO code is one instance per clock: every
+ * always_inline caller builds it as a compile-time constant, so each field folds into the code.
+ */
+struct fr_read {
+	const struct fr_kdata *kd;
+	enum fr_rules rules;
+	uint32_t fs;           /* the era's field shift: 8 where max_cycles precedes the fields */
+	fr_counter_fn counter; /* NULL: convert a given counter value instead of reading one */
+	fr_general_fn general; /* what a fast reading falls back to (unused by the general one) */
+	fr_emit_fn emit;       /* where a fast reading puts its answer (unused by the general one) */
+};
+
+/*
+ * The pvclock page's version protocol: its version with the low bit cleared opens the window.
+ * An odd version (an update in progress) never equals that even one, so fr_seq_retry on the
+ * version field reports an update in progress as a change, and the reader tries again.
+ */
+static inline __attribute__((always_inline)) uint32_t fr_pvclock_begin(const volatile uint8_t *pv)
+{
+	uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+
+	FR_BARRIER();
+	return version;
+}
+
+/* A vclock page's fields into vals, inside the window at version; FR_PASS when the page is unusable. */
+typedef int (*fr_vclock_copy_fn)(const volatile uint8_t *page, uint32_t version, void *vals);
+
+/*
+ * One consistent copy of a vclock page (pvclock or Hyper-V: both keep their version at offset 0)
+ * under its version protocol, with the counter read inside the same window when counter is not
+ * NULL. Returns FR_PASS when copy says the vDSO would make the system call, or when the version
+ * never settles; the kernel retries without bound, this is bounded.
  */
 static inline __attribute__((always_inline)) int
-fr_pvclock_snapshot(const volatile uint8_t *pv, fr_counter_fn counter, struct fr_pvclock_vals *p,
-		    uint64_t *tsc)
+fr_vclock_snapshot(const volatile uint8_t *page, uint32_t version_mask, fr_vclock_copy_fn copy, void *vals,
+		   fr_counter_fn counter, uint64_t *tsc)
 {
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+		uint32_t version = FR_LD32(page) & version_mask;
 
 		FR_BARRIER();
-		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT)))
+		if (FR_UNLIKELY(copy(page, version, vals) != FR_OK))
 			return FR_PASS;
-		p->tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
-		p->system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
-		p->mul = FR_LD32(pv + FR_PV_MUL);
-		p->shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
 		if (counter)
 			*tsc = counter();
-		FR_BARRIER();
-		/* An odd version never equals the even one taken above: an update in progress retries. */
-		if (FR_LIKELY(FR_LD32(pv + FR_PV_VERSION) == version))
+		if (FR_LIKELY(!fr_seq_retry(page, version)))
 			return FR_OK;
 	}
 	return FR_PASS;
 }
 
-/*
- * kvmclock nanoseconds from the pvclock page, as the vDSO's pvclock reader computes them.
- * Returns FR_PASS when the snapshot does, or when the TSC is below the page's timestamp
- * (mainline wraps there, vendor kernels clamp: only the running vDSO can answer).
- */
-static inline __attribute__((always_inline)) int
-fr_pvclock_read(const volatile uint8_t *pv, fr_counter_fn counter, uint64_t *cycles)
-{
-	struct fr_pvclock_vals p;
-	uint64_t tsc = 0;
+_Static_assert(FR_PV_VERSION == 0 && FR_HV_SEQUENCE == 0, "fr_vclock_snapshot reads the version at offset 0");
 
-	if (fr_pvclock_snapshot(pv, counter, &p, &tsc) != FR_OK)
+/* The pvclock fields; the vDSO makes the system call while the stable bit is clear. */
+static inline __attribute__((always_inline)) int
+fr_pvclock_copy(const volatile uint8_t *pv, uint32_t version, void *vals)
+{
+	struct fr_pvclock_vals *p = vals;
+
+	(void)version;
+	if (!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT))
 		return FR_PASS;
-	return fr_pvclock_cycles(&p, tsc, cycles);
-}
-
-/*
- * One consistent copy of the Hyper-V TSC page's scale and offset under its sequence, with the
- * counter read inside the same window when counter is not NULL (hv_read_tsc_page_tsc). Returns
- * FR_PASS when the sequence is 0 (the page is invalid: the vDSO makes the system call) or when
- * it never settles; the kernel retries without bound, this is bounded.
- */
-static inline __attribute__((always_inline)) int
-fr_hvclock_snapshot(const volatile uint8_t *hv, fr_counter_fn counter, struct fr_hvclock_vals *h, uint64_t *tsc)
-{
-	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		uint32_t sequence = FR_LD32(hv + FR_HV_SEQUENCE);
-
-		if (FR_UNLIKELY(sequence == 0))
-			return FR_PASS;
-		FR_BARRIER();
-		h->scale = FR_LD64(hv + FR_HV_SCALE);
-		h->offset = FR_LD64(hv + FR_HV_OFFSET);
-		if (counter)
-			*tsc = counter();
-		FR_BARRIER();
-		if (FR_LIKELY(FR_LD32(hv + FR_HV_SEQUENCE) == sequence))
-			return FR_OK;
-	}
-	return FR_PASS;
-}
-
-/* Hyper-V reference time from the TSC page, as the vDSO's hvclock reader computes it (unmasked). */
-static inline __attribute__((always_inline)) int
-fr_hvclock_read(const volatile uint8_t *hv, fr_counter_fn counter, uint64_t *cycles)
-{
-	struct fr_hvclock_vals h;
-	uint64_t tsc = 0;
-
-	if (fr_hvclock_snapshot(hv, counter, &h, &tsc) != FR_OK)
-		return FR_PASS;
-	*cycles = fr_hvclock_cycles(&h, tsc);
+	p->tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
+	p->system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
+	p->mul = FR_LD32(pv + FR_PV_MUL);
+	p->shift = FR_LDS8(pv + FR_PV_SHIFT);
 	return FR_OK;
 }
 
-/* The clocksource value for the entry's clock mode (a counter read, or a given tick value). */
-typedef int (*fr_cycles_fn)(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles);
+/* The Hyper-V TSC page's scale and offset (hv_read_tsc_page_tsc); sequence 0 marks the page invalid. */
+static inline __attribute__((always_inline)) int
+fr_hvclock_copy(const volatile uint8_t *hv, uint32_t sequence, void *vals)
+{
+	struct fr_hvclock_vals *h = vals;
+
+	if (sequence == 0)
+		return FR_PASS;
+	h->scale = FR_LD64(hv + FR_HV_SCALE);
+	h->offset = FR_LD64(hv + FR_HV_OFFSET);
+	return FR_OK;
+}
+
+/*
+ * The clocksource value for the entry's clock mode: the counter, kvmclock from the pvclock page
+ * or Hyper-V reference time from the TSC page, at the counter read inside the vclock's window;
+ * or, with no counter, at the given value tick on the line of the vclock page's current
+ * parameters. FR_PASS for a mode the vDSO would not serve, and for a pvclock counter below the
+ * page's timestamp (mainline wraps there, vendor kernels clamp: only the running vDSO can answer).
+ */
+static inline __attribute__((always_inline)) int
+fr_mode_cycles(const struct fr_read *r, int32_t mode, uint64_t tick, uint64_t *cycles)
+{
+	const struct fr_kdata *kd = r->kd;
+	uint64_t tsc = tick;
+
+	/* Each vclock page is mapped only once the kernel has used its mode: touch it only then. */
+	if (mode == FR_MODE_PVCLOCK) {
+		struct fr_pvclock_vals p;
+
+		if (!kd->vclock || fr_vclock_snapshot(kd->vclock, ~1u, fr_pvclock_copy, &p, r->counter, &tsc) != FR_OK)
+			return FR_PASS;
+		if (r->counter)
+			return fr_pvclock_cycles(&p, tsc, cycles);
+		*cycles = fr_pvclock_line(&p, tsc);
+		return FR_OK;
+	}
+	if (mode == FR_MODE_TSC) {
+		*cycles = r->counter ? r->counter() : tick;
+		return FR_OK;
+	}
+	if (mode == FR_MODE_HVCLOCK) {
+		struct fr_hvclock_vals h;
+
+		if (!kd->hvclock || fr_vclock_snapshot(kd->hvclock, ~0u, fr_hvclock_copy, &h, r->counter, &tsc) != FR_OK)
+			return FR_PASS;
+		*cycles = fr_hvclock_cycles(&h, tsc);
+		return FR_OK;
+	}
+	return FR_PASS;
+}
 
 /*
  * One consistent look at the CS_RAW entry, following a time namespace to the real page: waits
- * for an even seq, takes the clocksource value from cycles_of inside the window, masks it as the
- * era does, reads the fields and checks seq again. FR_OK with *cycles, *v and the namespace
- * offsets; FR_PASS for a mode cycles_of cannot serve, the "invalid" marker, or a seqcount that
- * never settles. Nothing is cached: every call reads seq, mode and fields afresh.
+ * for an even seq, takes the clocksource value (fr_mode_cycles, at tick when r has no counter)
+ * inside the window, masks it as the era does, reads the fields and checks seq again. FR_OK
+ * with *cycles, *v and the namespace offsets; FR_PASS for a mode that cannot be served, the
+ * "invalid" marker, or a seqcount that never settles. Nothing is cached: every call reads seq,
+ * mode and fields afresh.
  */
 static inline __attribute__((always_inline)) int
-fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_cycles_fn cycles_of,
-		const void *ctx, uint64_t *cycles, struct fr_raw_vals *v, uint64_t *off_sec, uint64_t *off_nsec)
+fr_raw_snapshot(const struct fr_read *r, uint64_t tick, uint64_t *cycles, struct fr_raw_vals *v, uint64_t *off_sec,
+		uint64_t *off_nsec)
 {
+	const struct fr_kdata *kd = r->kd;
 	const volatile uint8_t *entry = kd->raw0;
+	uint32_t fs = r->fs;
 	int in_ns = 0;
 
 	*off_sec = *off_nsec = 0;
@@ -129,8 +169,8 @@ fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_
 		if (FR_UNLIKELY(seq & 1)) {
 			/*
 			 * Odd: a writer is at work, or this is a time-namespace page (seq 1 and the
-			 * marker mode). The namespace offsets never change; the real data is on
-			 * another page with its own seqcount.
+			 * marker mode), so fr_seq_begin's wait does not fit here. The namespace
+			 * offsets never change; the real data is on another page with its own seqcount.
 			 */
 			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
 				*off_sec = FR_LD64(base);
@@ -143,10 +183,10 @@ fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_
 			continue;
 		}
 		FR_BARRIER();
-		if (cycles_of(kd, (int32_t)FR_LD32(entry + FR_OFF_MODE), ctx, cycles) != FR_OK)
+		if (fr_mode_cycles(r, (int32_t)FR_LD32(entry + FR_OFF_MODE), tick, cycles) != FR_OK)
 			return FR_PASS;
 		/* From 6.5 the counter value is masked to 63 bits; bit 63 is the vDSO's "invalid" marker. */
-		if (rules != FR_RULES_5_3)
+		if (r->rules != FR_RULES_5_3)
 			*cycles &= FR_S64_MAX;
 		if (FR_UNLIKELY(!fr_cycles_ok(*cycles)))
 			return FR_PASS;
@@ -156,31 +196,9 @@ fr_raw_snapshot(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_
 		v->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
 		v->base_sec = FR_LD64(base);
 		v->base_nsec = FR_LD64(base + 8);
-		FR_BARRIER();
-		if (FR_LIKELY(FR_LD32(entry + FR_OFF_SEQ) == seq))
+		if (FR_LIKELY(!fr_seq_retry(entry + FR_OFF_SEQ, seq)))
 			return FR_OK;
 	}
-	return FR_PASS;
-}
-
-/*
- * cycles_of for a live reading: the counter, kvmclock from the pvclock page, or Hyper-V reference
- * time from the TSC page, at the counter.
- */
-static inline __attribute__((always_inline)) int
-fr_counter_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint64_t *cycles)
-{
-	fr_counter_fn counter = *(const fr_counter_fn *)ctx;
-
-	/* Each vclock page is mapped only once the kernel has used its mode: touch it only then. */
-	if (mode == FR_MODE_PVCLOCK)
-		return kd->vclock ? fr_pvclock_read(kd->vclock, counter, cycles) : FR_PASS;
-	if (mode == FR_MODE_TSC) {
-		*cycles = counter();
-		return FR_OK;
-	}
-	if (mode == FR_MODE_HVCLOCK)
-		return kd->hvclock ? fr_hvclock_read(kd->hvclock, counter, cycles) : FR_PASS;
 	return FR_PASS;
 }
 
@@ -188,27 +206,22 @@ fr_counter_cycles(const struct fr_kdata *kd, int32_t mode, const void *ctx, uint
  * The reference reading: CLOCK_MONOTONIC_RAW into ts exactly as the era's vDSO computes it for
  * the counter value read, or FR_PASS for the real vDSO to answer (clock mode none, a cleared
  * pvclock stable bit, a Hyper-V page with sequence 0, the vDSO's "invalid" counter marker, a
- * seqcount that never settles).
+ * seqcount that never settles). rules is r->rules again, as a plain argument: through r the
+ * compiler sees only a load when it decides whether to inline fr_raw_ns, and with the constant
+ * it keeps the one case of the era and inlines it where it is small.
  */
-static inline __attribute__((always_inline)) int
-fr_raw_read_general(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
-		    struct timespec *ts)
+static inline __attribute__((always_inline)) int fr_raw_read_general(const struct fr_read *r, enum fr_rules rules,
+								    struct timespec *ts)
 {
 	struct fr_raw_vals v;
 	uint64_t cycles, off_sec, off_nsec;
 
-	if (fr_raw_snapshot(kd, rules, fs, fr_counter_cycles, &counter, &cycles, &v, &off_sec, &off_nsec) != FR_OK)
+	if (fr_raw_snapshot(r, 0, &cycles, &v, &off_sec, &off_nsec) != FR_OK)
 		return FR_PASS;
 	/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
 	fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
 	return FR_OK;
 }
-
-/* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
-typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, void *dst);
-
-/* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
-typedef void (*fr_emit_fn)(void *dst, uint64_t sec, uint64_t ns);
 
 static inline void fr_emit_ts(void *dst, uint64_t sec, uint64_t ns)
 {
@@ -227,19 +240,26 @@ struct fr_fast_fields {
 	uint32_t mult, shift;
 };
 
+/* A data entry whose seq (even) has been read, and a time namespace's offsets (0 outside one). */
+struct fr_window {
+	const volatile uint8_t *entry;
+	uint32_t seq;
+	uint64_t off_sec, off_nsec;
+};
+
 static inline __attribute__((always_inline)) void
-fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, uint64_t off_sec,
-	       struct fr_fast_fields *f)
+fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fast_fields *f)
 {
-	const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+	const volatile uint8_t *entry = w->entry;
+	const volatile uint8_t *base = entry + FR_OFF_BASETIME + r->fs + 16 * FR_CLOCK_RAW_ID;
 
 	f->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
 	f->base_nsec = FR_LD64(base + 8);
-	f->sec = FR_LD64(base) + off_sec;
-	f->mult = FR_LD32(entry + FR_OFF_MULT + fs);
-	f->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
+	f->sec = FR_LD64(base) + w->off_sec;
+	f->mult = FR_LD32(entry + FR_OFF_MULT + r->fs);
+	f->shift = FR_LD32(entry + FR_OFF_SHIFT + r->fs);
 	f->lim = 0xffffffffu;
-	if (rules == FR_RULES_6_10) {
+	if (r->rules == FR_RULES_6_10) {
 		uint64_t max_cycles = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 
 		if (max_cycles < f->lim)
@@ -248,10 +268,9 @@ fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, 
 }
 
 /*
- * The fast reading of one data entry whose seq (even) has been read: the common case of
- * fr_raw_read_general in as few instructions as possible (with lfence each one counts), and the
- * general path, out of line, for everything else. off_sec/off_nsec are a time namespace's
- * offsets, constant 0 outside one.
+ * The fast reading of one data entry: the common case of fr_raw_read_general in as few
+ * instructions as possible (with lfence each one counts), and the general path, out of line,
+ * for everything else.
  *
  * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
  * NSEC_PER_SEC). Let kc = system_time + scaled be the kvmclock value and d = kc - L. While
@@ -263,49 +282,47 @@ fr_fast_fields(const volatile uint8_t *entry, uint32_t fs, enum fr_rules rules, 
  * simply given to the general path.
  */
 static inline __attribute__((always_inline)) int
-fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t seq, enum fr_rules rules,
-	      uint32_t fs, fr_counter_fn counter, fr_general_fn general, fr_emit_fn emit, uint64_t off_sec,
-	      uint64_t off_nsec, void *dst)
+fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 {
 	/*
 	 * Only seq, mode and the pvclock version are read before the counter: the counter read
 	 * waits for them (lfence, rdtscp) and for nothing else. Every other field is read after it,
 	 * still inside both windows, which is the same snapshot the kernel's order would see.
 	 */
+	const struct fr_kdata *kd = r->kd;
+	const volatile uint8_t *entry = w->entry;
 	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
 	struct fr_fast_fields f;
 
 	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
 		const volatile uint8_t *pv = kd->pv_fast;
-		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u, mul;
+		uint32_t version = fr_pvclock_begin(pv), mul;
 		uint64_t tsc_timestamp, system_time, since_last, delta, scaled;
 		int8_t pshift;
 
-		FR_BARRIER();
-		delta = counter();
+		delta = r->counter();
 		tsc_timestamp = FR_LD64(pv + FR_PV_TSC_TIMESTAMP);
 		system_time = FR_LD64(pv + FR_PV_SYSTEM_TIME);
 		mul = FR_LD32(pv + FR_PV_MUL);
-		pshift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		fr_fast_fields(entry, fs, rules, off_sec, &f);
+		pshift = FR_LDS8(pv + FR_PV_SHIFT);
+		fr_fast_fields(r, w, &f);
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
-		if (FR_UNLIKELY(!(*(const volatile uint8_t *)(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
-				f.mult != 1ull << (f.shift & 63) || pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
-			return general(kd, counter, dst);
+		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) || f.mult != 1ull << (f.shift & 63) ||
+				pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
+			return r->general(kd, r->counter, dst);
 		FR_BARRIER();
-		/* An odd version never equals the even one taken above: an update in progress retries. */
-		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != seq))
-			return general(kd, counter, dst);
+		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != w->seq))
+			return r->general(kd, r->counter, dst);
 		delta -= tsc_timestamp;
 		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
 		if (FR_UNLIKELY((int64_t)delta < 0))
-			return general(kd, counter, dst);
+			return r->general(kd, r->counter, dst);
 		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
 		since_last = system_time - f.cycle_last;
 		if (FR_UNLIKELY(since_last + scaled > f.lim))
-			return general(kd, counter, dst);
-		emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + off_nsec + scaled);
+			return r->general(kd, r->counter, dst);
+		r->emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + w->off_nsec + scaled);
 		return FR_OK;
 	}
 	if (FR_LIKELY(mode == FR_MODE_TSC)) {
@@ -316,46 +333,46 @@ fr_fast_entry(const struct fr_kdata *kd, const volatile uint8_t *entry, uint32_t
 		uint64_t c, d;
 
 		FR_BARRIER();
-		c = counter();
-		fr_fast_fields(entry, fs, rules, off_sec, &f);
-		FR_BARRIER();
-		if (FR_UNLIKELY(FR_LD32(entry + FR_OFF_SEQ) != seq))
-			return general(kd, counter, dst);
+		c = r->counter();
+		fr_fast_fields(r, w, &f);
+		if (FR_UNLIKELY(fr_seq_retry(entry + FR_OFF_SEQ, w->seq)))
+			return r->general(kd, r->counter, dst);
 		d = c - f.cycle_last;
 		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
-			return general(kd, counter, dst);
-		emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + off_nsec);
+			return r->general(kd, r->counter, dst);
+		r->emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + w->off_nsec);
 		return FR_OK;
 	}
 	/* hvclock (Hyper-V, rare and multiply-bound anyway), none, unknown: the general path decides. */
-	return general(kd, counter, dst);
+	return r->general(kd, r->counter, dst);
 }
 
 /* The fast reading: page 0, or a time namespace's real page with its offsets. */
-static inline __attribute__((always_inline)) int
-fr_raw_read_fast(const struct fr_kdata *kd, enum fr_rules rules, uint32_t fs, fr_counter_fn counter,
-		 fr_general_fn general, fr_emit_fn emit, void *dst)
+static inline __attribute__((always_inline)) int fr_raw_read_fast(const struct fr_read *r, void *dst)
 {
+	const struct fr_kdata *kd = r->kd;
 	const volatile uint8_t *entry = kd->raw0;
 	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 
 	if (FR_LIKELY(!(seq & 1))) {
 		FR_BARRIER();
-		return fr_fast_entry(kd, entry, seq, rules, fs, counter, general, emit, 0, 0, dst);
+		return fr_fast_entry(r, &(const struct fr_window){ .entry = entry, .seq = seq }, dst);
 	}
 	/* Odd: a writer at work, or a namespace page (seq 1 and the marker); its offsets never change. */
 	if (kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
-		const volatile uint8_t *off = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+		const volatile uint8_t *off = entry + FR_OFF_BASETIME + r->fs + 16 * FR_CLOCK_RAW_ID;
 		uint64_t off_sec = FR_LD64(off), off_nsec = FR_LD64(off + 8);
 
 		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
 		if (FR_LIKELY(!(seq & 1))) {
 			FR_BARRIER();
-			return fr_fast_entry(kd, kd->raw_ns, seq, rules, fs, counter, general, emit, off_sec,
-					     off_nsec, dst);
+			return fr_fast_entry(r,
+					     &(const struct fr_window){ .entry = kd->raw_ns, .seq = seq,
+									.off_sec = off_sec, .off_nsec = off_nsec },
+					     dst);
 		}
 	}
-	return general(kd, counter, dst);
+	return r->general(kd, r->counter, dst);
 }
 
 /* The fast reading with any counter and the layout's own rules, not inlined: for tests and tools. */

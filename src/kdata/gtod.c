@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "base/access.h"
+
 /*
  * Known releases only: 3.10-3.19, 4.0-4.20, 5.0-5.2. The gtod layout changed from the 3.10 one
  * (seqcount_t, then a clock struct starting at +8) to the 3.16 one (unsigned seq, vclock_mode at
@@ -60,25 +62,18 @@ struct gtod_layout {
 };
 
 static const struct gtod_layout gtod_layouts[] = {
-	[FR_GTOD_3_10] = { 8, 16, 24, 32, 36, 3 },
-	[FR_GTOD_4_X] = { 4, 8, 16, 24, 28, 3 },
-	[FR_GTOD_4_20] = { 4, 8, 16, 24, 28, 3 },
+	[FR_GTOD_3_10] = { .mode = 8, .cycle_last = 16, .mask = 24, .mult = 32, .shift = 36, .max_mode = 3 },
+	[FR_GTOD_4_X] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .max_mode = 3 },
+	[FR_GTOD_4_20] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .max_mode = 3 },
 };
 
 #define GTOD_OFFSET 128
 #define GTOD_MODE_TSC 1
-/* A writer holds seq odd for well under a microsecond: this bound is never reached but by a stuck page. */
-#define GTOD_TRIES 4096
-
-static uint32_t ld32(const volatile uint8_t *p)
-{
-	return *(const volatile uint32_t *)p;
-}
-
-static uint64_t ld64(const volatile uint8_t *p)
-{
-	return *(const volatile uint64_t *)p;
-}
+/*
+ * A writer holds seq odd for well under a microsecond: this bound is never reached but by a
+ * stuck page. Each round waits up to FR_SEQ_SPINS looks while seq is odd.
+ */
+#define GTOD_ROUNDS (4096 / FR_SEQ_SPINS)
 
 const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, struct fr_gtod *out)
 {
@@ -94,22 +89,17 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
 		return "unknown gtod era";
 	l = &gtod_layouts[era];
 	g = page + GTOD_OFFSET;
-	for (int i = 0; i < GTOD_TRIES && !settled; i++) {
-		uint32_t seq = ld32(g);
+	for (int i = 0; i < GTOD_ROUNDS && !settled; i++) {
+		uint32_t seq = fr_seq_begin(g);
 
-		if (seq & 1) {
-			__asm__ volatile("pause" ::: "memory");
+		if (seq & 1)
 			continue;
-		}
-		/* x86 keeps loads in order: a compiler barrier is the kernel's smp_rmb here. */
-		__asm__ volatile("" ::: "memory");
-		v.mode = ld32(g + l->mode);
-		v.cycle_last = ld64(g + l->cycle_last);
-		v.mask = ld64(g + l->mask);
-		v.mult = ld32(g + l->mult);
-		v.shift = ld32(g + l->shift);
-		__asm__ volatile("" ::: "memory");
-		settled = ld32(g) == seq;
+		v.mode = FR_LD32(g + l->mode);
+		v.cycle_last = FR_LD64(g + l->cycle_last);
+		v.mask = FR_LD64(g + l->mask);
+		v.mult = FR_LD32(g + l->mult);
+		v.shift = FR_LD32(g + l->shift);
+		settled = !fr_seq_retry(g, seq);
 	}
 	if (!settled)
 		return "gtod seq never settled (odd or changing)";

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "base/access.h"
+
 /*
  * Facts from include/vdso/datapage.h, arch/x86/entry/vdso/vdso-layout.lds.S and
  * lib/vdso/datastore.c of each era (docs/kernel-data.md §2 names the sources):
@@ -14,31 +16,149 @@
  * 6.13: data at offset 0; timens is [vvar] page 1; pvclock moves to [vvar_vclock] = vdso - 2 pages.
  * 6.15: generic data store: [vvar] = vdso - 6 pages; struct vdso_clock of 232 bytes.
  * 6.17: aux_clock_data[8] after clock_data[2] moves hrtimer_res from 0x1d8 to 0x918.
+ *
+ * One row per era, oldest first, with the first release it holds for. 6.19-7.3 keep the 6.17
+ * layout: 7.2's and 7.3's include/vdso/datapage.h and arch/x86/include/asm/vdso/{vsyscall,
+ * gettimeofday}.h give the same struct vdso_clock (0xE8), aux_clock_data[8], hrtimer_res at
+ * 0x918, [vvar] 6 pages below the vDSO and the 6.10 delta rules, and their vDSO reads RAW at
+ * vdso - 0x6000 + 0xE8. 6.18 was measured; 6.19-7.1 lie between and are taken to match
+ * (docs/kernel-data.md §11).
  */
-static const struct fr_layout layouts[] = {
-	{ "5.3-5.5", FR_RULES_5_3, 3, 0x80, 0xF0, 0, 232, 0, 0, 1 },
-	{ "5.6", FR_RULES_5_3, 4, 0x80, 0xF0, 0, 232, 3, 0xFFFFFFFFu, 1 },
-	{ "5.7-6.4", FR_RULES_5_3, 4, 0x80, 0xF0, 0, 232, 3, 0x7FFFFFFFu, 1 },
-	{ "6.5-6.9", FR_RULES_6_5, 4, 0x80, 0xF0, 0, 232, 3, 0x7FFFFFFFu, 1 },
-	{ "6.10-6.12", FR_RULES_6_10, 4, 0x80, 0xF8, 8, 240, 3, 0x7FFFFFFFu, 1 },
-	{ "6.13-6.14", FR_RULES_6_10, 4, 0, 0xF8, 8, 240, 1, 0x7FFFFFFFu, 2 },
-	{ "6.15-6.16", FR_RULES_6_10, 6, 0, 0xE8, 8, 0x1D8, 1, 0x7FFFFFFFu, 4 },
-	{ "6.17+", FR_RULES_6_10, 6, 0, 0xE8, 8, 0x918, 1, 0x7FFFFFFFu, 4 },
+static const struct era {
+	unsigned major, minor; /* the era's first release */
+	struct fr_layout lay;
+} eras[] = {
+	{
+		.major = 5,
+		.minor = 3,
+		.lay = {
+			.name = "5.3-5.5",
+			.rules = FR_RULES_5_3,
+			.pages_below = 3,
+			.data_off = 0x80,
+			.clock_size = 0xF0,
+			.field_shift = 0,
+			.hrtimer_off = 232,
+			.timens_page = 0,
+			.timens_mode = 0,
+			.vclock_page = 1,
+		},
+	},
+	{
+		.major = 5,
+		.minor = 6,
+		.lay = {
+			.name = "5.6",
+			.rules = FR_RULES_5_3,
+			.pages_below = 4,
+			.data_off = 0x80,
+			.clock_size = 0xF0,
+			.field_shift = 0,
+			.hrtimer_off = 232,
+			.timens_page = 3,
+			.timens_mode = 0xFFFFFFFFu,
+			.vclock_page = 1,
+		},
+	},
+	{
+		.major = 5,
+		.minor = 7,
+		.lay = {
+			.name = "5.7-6.4",
+			.rules = FR_RULES_5_3,
+			.pages_below = 4,
+			.data_off = 0x80,
+			.clock_size = 0xF0,
+			.field_shift = 0,
+			.hrtimer_off = 232,
+			.timens_page = 3,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 1,
+		},
+	},
+	{
+		.major = 6,
+		.minor = 5,
+		.lay = {
+			.name = "6.5-6.9",
+			.rules = FR_RULES_6_5,
+			.pages_below = 4,
+			.data_off = 0x80,
+			.clock_size = 0xF0,
+			.field_shift = 0,
+			.hrtimer_off = 232,
+			.timens_page = 3,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 1,
+		},
+	},
+	{
+		.major = 6,
+		.minor = 10,
+		.lay = {
+			.name = "6.10-6.12",
+			.rules = FR_RULES_6_10,
+			.pages_below = 4,
+			.data_off = 0x80,
+			.clock_size = 0xF8,
+			.field_shift = 8,
+			.hrtimer_off = 240,
+			.timens_page = 3,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 1,
+		},
+	},
+	{
+		.major = 6,
+		.minor = 13,
+		.lay = {
+			.name = "6.13-6.14",
+			.rules = FR_RULES_6_10,
+			.pages_below = 4,
+			.data_off = 0,
+			.clock_size = 0xF8,
+			.field_shift = 8,
+			.hrtimer_off = 240,
+			.timens_page = 1,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 2,
+		},
+	},
+	{
+		.major = 6,
+		.minor = 15,
+		.lay = {
+			.name = "6.15-6.16",
+			.rules = FR_RULES_6_10,
+			.pages_below = 6,
+			.data_off = 0,
+			.clock_size = 0xE8,
+			.field_shift = 8,
+			.hrtimer_off = 0x1D8,
+			.timens_page = 1,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 4,
+		},
+	},
+	{
+		.major = 6,
+		.minor = 17,
+		.lay = {
+			.name = "6.17+",
+			.rules = FR_RULES_6_10,
+			.pages_below = 6,
+			.data_off = 0,
+			.clock_size = 0xE8,
+			.field_shift = 8,
+			.hrtimer_off = 0x918,
+			.timens_page = 1,
+			.timens_mode = 0x7FFFFFFFu,
+			.vclock_page = 4,
+		},
+	},
 };
 
-/*
- * The first release of each layout above, same order. 6.19-7.3 keep the 6.17 layout: 7.2's and
- * 7.3's include/vdso/datapage.h and arch/x86/include/asm/vdso/{vsyscall,gettimeofday}.h give
- * the same struct vdso_clock (0xE8), aux_clock_data[8], hrtimer_res at 0x918, [vvar] 6 pages
- * below the vDSO and the 6.10 delta rules, and their vDSO reads RAW at vdso - 0x6000 + 0xE8.
- * 6.18 was measured; 6.19-7.1 lie between and are taken to match (docs/kernel-data.md §11).
- */
-static const struct {
-	unsigned major, minor;
-} first[] = { { 5, 3 }, { 5, 6 }, { 5, 7 }, { 6, 5 }, { 6, 10 }, { 6, 13 }, { 6, 15 }, { 6, 17 } };
-
-#define N_LAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
-_Static_assert(sizeof(first) / sizeof(first[0]) == N_LAYOUTS, "one first release per layout");
+#define N_ERAS (sizeof(eras) / sizeof(eras[0]))
 
 static const char *parse_uint(const char *s, unsigned *out)
 {
@@ -83,14 +203,14 @@ const struct fr_layout *fr_layout_for_release_kind(const char *release, const ch
 	} else if (!before(major, minor, FR_NEWEST_KNOWN_MAJOR, FR_NEWEST_KNOWN_MINOR + 1)) {
 		k = FR_REL_NEWER;
 		*why = "kernel newer than the newest this build knows (" FR_NEWEST_KNOWN ")";
-	} else if (before(major, minor, first[0].major, first[0].minor)) {
+	} else if (before(major, minor, eras[0].major, eras[0].minor)) {
 		k = FR_REL_OLD;
 		*why = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
 	}
 	if (k == FR_REL_KNOWN) {
-		for (size_t i = 0; i < N_LAYOUTS; i++) {
-			if (!before(major, minor, first[i].major, first[i].minor))
-				lay = &layouts[i];
+		for (size_t i = 0; i < N_ERAS; i++) {
+			if (!before(major, minor, eras[i].major, eras[i].minor))
+				lay = &eras[i].lay;
 		}
 	}
 	if (kind)
@@ -105,18 +225,18 @@ const struct fr_layout *fr_layout_for_release(const char *release, const char **
 
 const struct fr_layout *fr_layout_newest(unsigned i)
 {
-	return i < N_LAYOUTS ? &layouts[N_LAYOUTS - 1 - i] : NULL;
+	return i < N_ERAS ? &eras[N_ERAS - 1 - i].lay : NULL;
 }
 
 const struct fr_layout *fr_layout_by_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < N_LAYOUTS; i++) {
-		const char *l = layouts[i].name;
+	for (size_t i = 0; i < N_ERAS; i++) {
+		const char *l = eras[i].lay.name;
 
 		if (strncmp(l, name, n) == 0 && (l[n] == '\0' || l[n] == '-' || l[n] == '+'))
-			return &layouts[i];
+			return &eras[i].lay;
 	}
 	return NULL;
 }
@@ -136,22 +256,12 @@ void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volat
 	kd->pv_fast = vclock ? vclock : no_pvclock;
 }
 
-static uint32_t ld32(const volatile uint8_t *p)
-{
-	return *(const volatile uint32_t *)p;
-}
-
-static uint64_t ld64(const volatile uint8_t *p)
-{
-	return *(const volatile uint64_t *)p;
-}
-
 int fr_kdata_in_timens(const struct fr_kdata *kd)
 {
 	const volatile uint8_t *e = fr_raw_entry(kd, 0);
 
-	return kd->lay->timens_page && (ld32(e + FR_OFF_SEQ) & 1) &&
-	       ld32(e + FR_OFF_MODE) == kd->lay->timens_mode;
+	return kd->lay->timens_page && (FR_LD32(e + FR_OFF_SEQ) & 1) &&
+	       FR_LD32(e + FR_OFF_MODE) == kd->lay->timens_mode;
 }
 
 static uint32_t real_page(const struct fr_kdata *kd)
@@ -161,7 +271,7 @@ static uint32_t real_page(const struct fr_kdata *kd)
 
 int fr_kdata_mode(const struct fr_kdata *kd)
 {
-	return (int)ld32(fr_raw_entry(kd, real_page(kd)) + FR_OFF_MODE);
+	return (int)FR_LD32(fr_raw_entry(kd, real_page(kd)) + FR_OFF_MODE);
 }
 
 const char *fr_mode_name(int mode)
@@ -175,38 +285,39 @@ const char *fr_mode_name(int mode)
 	return "unknown";
 }
 
-/* One look at both entries of a page inside a seqcount window; 1 if the window held. */
+/*
+ * One look at both entries of a page inside a seqcount window: 1 if the window held, 0 if the
+ * seq changed, -1 if a writer never let go of it.
+ */
 static int check_once(const struct fr_kdata *kd, uint32_t page, const char **why)
 {
 	const struct fr_layout *lay = kd->lay;
 	const volatile uint8_t *raw = fr_raw_entry(kd, page);
 	const volatile uint8_t *hres = raw - lay->clock_size;
-	uint32_t seq = ld32(raw + FR_OFF_SEQ), mode, shift, hrtimer_res;
+	uint32_t seq = fr_seq_begin(raw + FR_OFF_SEQ), mode, shift, hrtimer_res;
 	uint64_t mask;
 
 	if (seq & 1)
-		return 0;
-	__asm__ volatile("" ::: "memory");
-	mode = ld32(raw + FR_OFF_MODE);
-	mask = ld64(raw + FR_OFF_MASK + lay->field_shift);
-	shift = ld32(raw + FR_OFF_SHIFT + lay->field_shift);
-	hrtimer_res = ld32(hres + lay->hrtimer_off);
-	if (ld32(hres + FR_OFF_SEQ) != seq) {
+		return -1;
+	mode = FR_LD32(raw + FR_OFF_MODE);
+	mask = FR_LD64(raw + FR_OFF_MASK + lay->field_shift);
+	shift = FR_LD32(raw + FR_OFF_SHIFT + lay->field_shift);
+	hrtimer_res = FR_LD32(hres + lay->hrtimer_off);
+	if (FR_LD32(hres + FR_OFF_SEQ) != seq) {
 		*why = "the two clock entries disagree on seq";
 	} else if (mode > FR_MODE_HVCLOCK) {
 		*why = "unknown clock mode in the data page";
-	} else if (ld32(hres + FR_OFF_MODE) != mode) {
+	} else if (FR_LD32(hres + FR_OFF_MODE) != mode) {
 		*why = "the two clock entries disagree on the clock mode";
 	} else if (mode != FR_MODE_NONE && mask != ~0ULL) {
 		/* Mode none keeps the mask of a clocksource the vDSO cannot read (hpet: 32 bits). */
 		*why = "clocksource mask is not ~0";
-	} else if (shift >= 64 || (mode != FR_MODE_NONE && ld32(raw + FR_OFF_MULT + lay->field_shift) == 0)) {
+	} else if (shift >= 64 || (mode != FR_MODE_NONE && FR_LD32(raw + FR_OFF_MULT + lay->field_shift) == 0)) {
 		*why = "implausible mult/shift in the data page";
 	} else if (hrtimer_res != 1 && (hrtimer_res < 1000000 || hrtimer_res > 100000000)) {
 		*why = "implausible hrtimer_res in the data page";
 	}
-	__asm__ volatile("" ::: "memory");
-	return ld32(raw + FR_OFF_SEQ) == seq;
+	return !fr_seq_retry(raw + FR_OFF_SEQ, seq);
 }
 
 const char *fr_kdata_check(const struct fr_kdata *kd)
@@ -217,42 +328,43 @@ const char *fr_kdata_check(const struct fr_kdata *kd)
 	if (fr_kdata_in_timens(kd)) {
 		const volatile uint8_t *ns = fr_raw_entry(kd, 0);
 
-		if (ld32(ns + FR_OFF_SEQ) != 1 || ld32(ns - lay->clock_size + FR_OFF_MODE) != lay->timens_mode)
+		if (FR_LD32(ns + FR_OFF_SEQ) != 1 || FR_LD32(ns - lay->clock_size + FR_OFF_MODE) != lay->timens_mode)
 			return "time-namespace page not as expected";
 		page = lay->timens_page;
 	}
 	for (int i = 0; i < FR_SEQ_TRIES * 16; i++) {
 		const char *why = NULL;
+		int held = check_once(kd, page, &why);
 
-		if (check_once(kd, page, &why))
+		if (held > 0)
 			return why;
+		if (held < 0)
+			break;
 	}
 	return "data page never settled (seq odd or changing)";
 }
 
-/* The extra evidence of fr_kdata_check_strict, inside one seqcount window; 1 if the window held. */
+/* The extra evidence of fr_kdata_check_strict, inside one seqcount window; as check_once. */
 static int strict_once(const struct fr_kdata *kd, uint32_t page, const char **why)
 {
 	const struct fr_layout *lay = kd->lay;
 	const volatile uint8_t *raw = fr_raw_entry(kd, page);
 	const volatile uint8_t *hres = raw - lay->clock_size;
-	uint32_t seq = ld32(raw + FR_OFF_SEQ), fs = lay->field_shift, mode;
+	uint32_t seq = fr_seq_begin(raw + FR_OFF_SEQ), fs = lay->field_shift, mode;
 
 	if (seq & 1)
-		return 0;
-	__asm__ volatile("" ::: "memory");
-	mode = ld32(raw + FR_OFF_MODE);
+		return -1;
+	mode = FR_LD32(raw + FR_OFF_MODE);
 	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
 		*why = "clock mode not one the fast path computes";
-	else if (ld32(hres + lay->hrtimer_off) != 1)
+	else if (FR_LD32(hres + lay->hrtimer_off) != 1)
 		*why = "hrtimer_res is not 1";
-	else if (ld64(raw + FR_OFF_CYCLE_LAST) != ld64(hres + FR_OFF_CYCLE_LAST) ||
-		 ld64(raw + FR_OFF_MASK + fs) != ld64(hres + FR_OFF_MASK + fs) ||
-		 ld32(raw + FR_OFF_SHIFT + fs) != ld32(hres + FR_OFF_SHIFT + fs) ||
-		 (fs && ld64(raw + FR_OFF_MAX_CYCLES) != ld64(hres + FR_OFF_MAX_CYCLES)))
+	else if (FR_LD64(raw + FR_OFF_CYCLE_LAST) != FR_LD64(hres + FR_OFF_CYCLE_LAST) ||
+		 FR_LD64(raw + FR_OFF_MASK + fs) != FR_LD64(hres + FR_OFF_MASK + fs) ||
+		 FR_LD32(raw + FR_OFF_SHIFT + fs) != FR_LD32(hres + FR_OFF_SHIFT + fs) ||
+		 (fs && FR_LD64(raw + FR_OFF_MAX_CYCLES) != FR_LD64(hres + FR_OFF_MAX_CYCLES)))
 		*why = "the two clock entries disagree on their clocksource";
-	__asm__ volatile("" ::: "memory");
-	return ld32(raw + FR_OFF_SEQ) == seq;
+	return !fr_seq_retry(raw + FR_OFF_SEQ, seq);
 }
 
 const char *fr_kdata_check_strict(const struct fr_kdata *kd)
@@ -264,14 +376,19 @@ const char *fr_kdata_check_strict(const struct fr_kdata *kd)
 		return why;
 	if (fr_kdata_in_timens(kd)) {
 		/* The namespace page gives every entry seq 1 and the marker (kernel/time/namespace.c). */
-		if (ld32(fr_raw_entry(kd, 0) - kd->lay->clock_size + FR_OFF_SEQ) != 1)
+		if (FR_LD32(fr_raw_entry(kd, 0) - kd->lay->clock_size + FR_OFF_SEQ) != 1)
 			return "time-namespace page not as expected";
 		page = kd->lay->timens_page;
 	}
 	for (int i = 0; i < FR_SEQ_TRIES * 16; i++) {
+		int held;
+
 		why = NULL;
-		if (strict_once(kd, page, &why))
+		held = strict_once(kd, page, &why);
+		if (held > 0)
 			return why;
+		if (held < 0)
+			break;
 	}
 	return "data page never settled (seq odd or changing)";
 }

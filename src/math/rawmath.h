@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/access.h"
+
 #define FR_NSEC_PER_SEC 1000000000ULL
 #define FR_S64_MAX 0x7fffffffffffffffULL
 #define FR_BIT62 (1ULL << 62)
@@ -56,7 +58,7 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
 	case FR_RULES_6_10:
 	default:
 		delta = cycles - v->cycle_last;
-		if (__builtin_expect(delta > v->max_cycles, 0)) {
+		if (FR_UNLIKELY(delta > v->max_cycles)) {
 			unsigned __int128 wide;
 
 			if (delta & FR_BIT62)
@@ -75,7 +77,7 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
  */
 static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 {
-	if (__builtin_expect(ns < FR_NSEC_PER_SEC, 1)) {
+	if (FR_LIKELY(ns < FR_NSEC_PER_SEC)) {
 		/* Nothing to carry. */
 	} else if (ns < 2 * FR_NSEC_PER_SEC) {
 		ns -= FR_NSEC_PER_SEC;
@@ -97,7 +99,7 @@ static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
  */
 static inline int64_t fr_ts_ns(uint64_t sec, uint64_t ns)
 {
-	if (__builtin_expect(ns < FR_NS_CARRY_EXACT, 1))
+	if (FR_LIKELY(ns < FR_NS_CARRY_EXACT))
 		return (int64_t)(sec * FR_NSEC_PER_SEC + ns);
 	sec += (uint32_t)(ns / FR_NSEC_PER_SEC);
 	return (int64_t)(sec * FR_NSEC_PER_SEC + ns % FR_NSEC_PER_SEC);
@@ -146,7 +148,7 @@ static inline int fr_pvclock_cycles(const struct fr_pvclock_vals *p, uint64_t ts
 {
 	uint64_t delta = tsc - p->tsc_timestamp;
 
-	if (__builtin_expect((int64_t)delta < 0, 0))
+	if (FR_UNLIKELY((int64_t)delta < 0))
 		return FR_PASS;
 	if (p->shift < 0)
 		delta >>= -p->shift;

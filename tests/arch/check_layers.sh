@@ -6,6 +6,8 @@
 #   check_layers.sh ROOT          check the tree at ROOT (exit 1 with each offending line)
 #   check_layers.sh --self-test   first prove on scratch trees that each kind of violation fails
 set -u
+# shellcheck source=tests/arch/selftest.sh
+. "$(dirname "$0")/selftest.sh"
 
 # Lowest first. Keep in step with src/CMakeLists.txt and the README's "Architecture".
 LAYERS="arch base math report proc elf passthru kdata exact calib startup interpose"
@@ -83,9 +85,6 @@ check() {
 	return "$bad"
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 # A scratch tree with one file per layer and two tools, each including what the rule allows.
 scratch() {
 	rm -rf "$tmp/tree"
@@ -106,27 +105,8 @@ scratch() {
 	printf '#include "math/m.h"\n' >"$tmp/tree/src/startup/r.c"
 }
 
-# expect_fail DESCRIPTION FILE LINE: the line added to FILE makes the check fail, naming FILE.
-expect_fail() {
-	scratch
-	mkdir -p "$(dirname "$tmp/tree/$2")"
-	printf '%s\n' "$3" >>"$tmp/tree/$2"
-	if out=$(check "$tmp/tree"); then
-		echo "self-test FAILED: $1 was not caught"
-		exit 1
-	fi
-	case "$out" in
-	*"$2"*) echo "self-test: $1: caught: $out" ;;
-	*) echo "self-test FAILED: $1 was reported elsewhere: $out"; exit 1 ;;
-	esac
-}
-
 if [ "${1:-}" = --self-test ]; then
-	scratch
-	if ! out=$(check "$tmp/tree"); then
-		echo "self-test FAILED: a clean tree was refused: $out"
-		exit 1
-	fi
+	expect_clean
 	expect_fail "an upward include" src/exact/exact.h '#include "startup/runtime.h"'
 	expect_fail "an include with no layer" src/proc/proc.h '#include "m.h"'
 	expect_fail "a missing header" src/startup/r.c '#include "kdata/gone.h"'
@@ -137,13 +117,6 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "a file below an architecture folder" src/arch/cpu/deep/d.h '#include "arch/a.h"'
 	expect_fail "the lowest layer including another" src/arch/cpu/c.h '#include "base/base.h"'
 	expect_fail "an architecture folder's header outside src/arch" src/exact/exact.h '#include "arch/cpu/c.h"'
-	shift
 fi
-
-root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-if check "$root"; then
-	echo "layers: every include in src/ and tools/ points to its own layer or a lower one"
-	exit 0
-fi
-echo "layers: FAILED (layers, lowest first: $LAYERS)"
-exit 1
+run_check layers "every include in src/ and tools/ points to its own layer or a lower one" \
+	"layers, lowest first: $LAYERS" "$@"

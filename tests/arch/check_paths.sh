@@ -17,6 +17,8 @@
 # In tests/, scripts/, .ci/ and cmake/ too: no ../shared (the kernel matrix may name
 # ../shared/kernels/) and no named document that the tree lacks.
 set -u
+# shellcheck source=tests/arch/selftest.sh
+. "$(dirname "$0")/selftest.sh"
 
 # Files under the given folders (and plain files), relative to the root, sorted, one a line.
 files_in() {
@@ -168,9 +170,6 @@ check() {
 	[ ! -s "$tmp/out" ]
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 # A scratch tree with what the rules allow in each place, and a shared folder beside it as in
 # the workplace, so that a path into it would find a file if the check let it out of the tree.
 scratch() {
@@ -199,30 +198,11 @@ scratch() {
 	printf 'cd "$(dirname "$0")" && mktemp -d /tmp/x.XXXXXX\n' >"$tmp/tree/scripts/s.sh"
 }
 
-# expect_fail DESCRIPTION FILE LINE: the line added to FILE makes the check fail, naming FILE.
-expect_fail() {
-	scratch
-	mkdir -p "$(dirname "$tmp/tree/$2")"
-	printf '%s\n' "$3" >>"$tmp/tree/$2"
-	if out=$(check "$tmp/tree"); then
-		echo "self-test FAILED: $1 was not caught"
-		exit 1
-	fi
-	case "$out" in
-	*"$2:"*) echo "self-test: $1: caught: $out" ;;
-	*) echo "self-test FAILED: $1 was reported elsewhere: $out"; exit 1 ;;
-	esac
-}
-
 # The violations are spelt through variables so that this file itself names none.
 dots=..
 work=/work
 if [ "${1:-}" = --self-test ]; then
-	scratch
-	if ! out=$(check "$tmp/tree"); then
-		echo "self-test FAILED: a clean tree was refused: $out"
-		exit 1
-	fi
+	expect_clean
 	expect_fail "the shared folder in a source" src/proc/maps.c "/* see $dots/shared/KERNEL-DATA.md */"
 	expect_fail "the shared folder in a header" include/fastraw.h "/* $dots/shared/STYLE.md */"
 	expect_fail "the shared folder in a test" tests/unit/t.c "/* layouts of $dots/shared/notes */"
@@ -237,13 +217,6 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "a link to a missing file" docs/notes.md "[x]($dots/src/gone.c)"
 	expect_fail "a missing document under docs" src/proc/maps.c "/* docs/gone.md section 3 */"
 	expect_fail "a missing document by name" tests/unit/t.c "/* KERNEL-DATA.md section 12 */"
-	shift
 fi
-
-root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-if check "$root"; then
-	echo "paths: nothing in the tree names a file outside the repository"
-	exit 0
-fi
-echo "paths: FAILED (a clone cannot read what these lines point to)"
-exit 1
+run_check paths "nothing in the tree names a file outside the repository" \
+	"a clone cannot read what these lines point to" "$@"

@@ -16,6 +16,21 @@
 
 typedef int (*e2e_clock_fn)(clockid_t clk, struct timespec *ts);
 
+/* CLOCK_MONOTONIC_RAW as the kernel reads it (the raw system call), in ns. */
+static inline int64_t e2e_kernel_raw_ns(void)
+{
+	struct timespec ts;
+
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts_ns(&ts);
+}
+
+/* How far m lies outside [a, b]; 0 inside. */
+static inline int64_t e2e_outside(int64_t a, int64_t m, int64_t b)
+{
+	return m < a ? a - m : m > b ? m - b : 0;
+}
+
 /* A count of bracketed reads; the first bad one is kept so that it can be printed. */
 struct e2e_tally {
 	uint64_t samples, violations;

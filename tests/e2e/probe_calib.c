@@ -24,20 +24,6 @@ struct worker {
 
 static int64_t run_ns, warmup_ns, start_ns;
 
-static int64_t now_kernel(void)
-{
-	struct timespec ts;
-
-	k_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return ts_ns(&ts);
-}
-
-/* Distance of m outside [a, b]; 0 inside. */
-static int64_t outside(int64_t a, int64_t m, int64_t b)
-{
-	return m < a ? a - m : m > b ? m - b : 0;
-}
-
 /* Reads until run_ns is over, with pauses of every length (the long ones test the drift). */
 static void *work(void *arg)
 {
@@ -49,7 +35,7 @@ static void *work(void *arg)
 		struct timespec m;
 		int64_t a, b, v, err;
 
-		a = now_kernel();
+		a = e2e_kernel_raw_ns();
 		if (a - start_ns > run_ns)
 			break;
 		/* A bad split of seconds and nanoseconds counts as a failure too. */
@@ -57,12 +43,12 @@ static void *work(void *arg)
 			w->failed++;
 			continue;
 		}
-		b = now_kernel();
+		b = e2e_kernel_raw_ns();
 		v = ts_ns(&m);
 		if (v < last)
 			w->backwards++;
 		last = v;
-		err = outside(a, v, b);
+		err = e2e_outside(a, v, b);
 		w->samples++;
 		if (a - start_ns < warmup_ns) {
 			if (err > w->warm_max_err)
@@ -106,7 +92,7 @@ static int measure(const char *prefix, int threads)
 
 	memset(w, 0, sizeof(w));
 	memset(hist, 0, sizeof(hist));
-	start_ns = now_kernel();
+	start_ns = e2e_kernel_raw_ns();
 	for (int i = 0; i < threads; i++) {
 		w[i].index = i;
 		if (pthread_create(&w[i].tid, NULL, work, &w[i]) != 0)

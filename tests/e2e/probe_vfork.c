@@ -46,18 +46,20 @@ static int64_t run_ns, warmup_ns, start_ns;
 static int child_reads_n;
 static volatile int stop;
 
-static int64_t now_kernel(void)
+/* One RAW read *v between kernel reads *a and *b: 0, or -1 when the call failed or split the value
+   badly. Only clock_gettime and a system call: safe in a vfork child and on a clone child's stack. */
+static int read_between(int64_t *a, int64_t *v, int64_t *b)
 {
-	struct timespec ts;
+	struct timespec m = { -1, -1 };
+	int ret;
 
-	k_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return ts_ns(&ts);
-}
-
-/* Distance of m outside [a, b]; 0 inside. */
-static int64_t outside(int64_t a, int64_t m, int64_t b)
-{
-	return m < a ? a - m : m > b ? m - b : 0;
+	*a = e2e_kernel_raw_ns();
+	ret = clock_gettime(CLOCK_MONOTONIC_RAW, &m);
+	*b = e2e_kernel_raw_ns();
+	if (ret != 0 || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L)
+		return -1;
+	*v = ts_ns(&m);
+	return 0;
 }
 
 static void *read_loop(void *arg)
@@ -66,19 +68,14 @@ static void *read_loop(void *arg)
 	int64_t last = INT64_MIN;
 
 	while (!stop) {
-		struct timespec m = { -1, -1 };
 		int64_t a, b, v, err;
-		int ret;
+		int ret = read_between(&a, &v, &b);
 
-		a = now_kernel();
-		ret = clock_gettime(CLOCK_MONOTONIC_RAW, &m);
-		b = now_kernel();
 		r->samples++;
-		if (ret != 0 || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L) {
+		if (ret != 0) {
 			r->failed++;
 			continue;
 		}
-		v = ts_ns(&m);
 		if (v == 0)
 			r->zeros++;
 		if (v < last)
@@ -86,7 +83,7 @@ static void *read_loop(void *arg)
 		last = v;
 		if (a - start_ns < warmup_ns)
 			continue;
-		err = outside(a, v, b);
+		err = e2e_outside(a, v, b);
 		r->measured++;
 		if (err > BOUND_NS)
 			r->bad++;
@@ -104,18 +101,12 @@ static int child_reads(void)
 	int bits = 0;
 
 	for (int i = 0; i < child_reads_n; i++) {
-		struct timespec m = { -1, -1 };
 		int64_t a, b, v, err;
-		int ret;
 
-		a = now_kernel();
-		ret = clock_gettime(CLOCK_MONOTONIC_RAW, &m);
-		b = now_kernel();
-		if (ret != 0 || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L) {
+		if (read_between(&a, &v, &b) != 0) {
 			bits |= CHILD_FAIL;
 			continue;
 		}
-		v = ts_ns(&m);
 		if (v == 0)
 			bits |= CHILD_ZERO;
 		if (v < last)
@@ -124,7 +115,7 @@ static int child_reads(void)
 		__atomic_fetch_add(&shared->samples, 1, __ATOMIC_RELAXED);
 		if (a - start_ns < warmup_ns)
 			continue;
-		err = outside(a, v, b);
+		err = e2e_outside(a, v, b);
 		__atomic_fetch_add(&shared->measured, 1, __ATOMIC_RELAXED);
 		if (err > BOUND_NS)
 			bits |= CHILD_BAD;
@@ -189,11 +180,11 @@ int main(int argc, char **argv)
 	stack = malloc(CHILD_STACK);
 	if (shared == MAP_FAILED || !stack)
 		return 2;
-	start_ns = now_kernel();
+	start_ns = e2e_kernel_raw_ns();
 	for (int i = 0; i < READERS; i++)
 		if (pthread_create(&r[i].tid, NULL, read_loop, &r[i]) != 0)
 			return 2;
-	for (unsigned n = 0; now_kernel() - start_ns < run_ns; n++) {
+	for (unsigned n = 0; e2e_kernel_raw_ns() - start_ns < run_ns; n++) {
 		int st = one_child((enum kind)(n % KINDS), stack);
 
 		made[n % KINDS]++;

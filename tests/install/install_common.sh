@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: MIT
-# Sourced by the install tests: a scratch directory, checks that count failures, and the consumer's compile line.
-# shellcheck shell=sh disable=SC2034  # T, HERE and SUPPORT are for the scripts that source this file
+# Sourced by the install tests: tests/support/checks.sh, the settings they run under, run and the file checks.
+# shellcheck shell=sh disable=SC2034  # HERE and SUPPORT are for the scripts that source this file
 set -u
 : "${FR_BUILD_DIR:?run under ctest}" "${FR_SOURCE_DIR:?}" "${CMAKE_COMMAND:?}"
-export LC_ALL=C
 # An inherited preload or setting would change what the programs report. FASTRAW_SOURCE=kernel:
 # every value is exact (the kernel's data) or the kernel's own (pass-through), never estimated.
 unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE PKG_CONFIG_PATH
@@ -11,14 +10,8 @@ export FASTRAW_SOURCE=kernel
 HERE=$FR_SOURCE_DIR/tests/install
 SUPPORT=$FR_SOURCE_DIR/tests/support
 CC=${CC:-cc}
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-failures=0
-
-fail() {
-	echo "  FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/support/checks.sh
+. "$SUPPORT/checks.sh"
 
 # run STATUS CMD...: runs CMD with its output in $T/out (stderr too), prints it, checks the status.
 run() {
@@ -38,17 +31,3 @@ has_file() { [ -e "$1" ] || fail "missing: $1"; }
 
 # needed FILE: the DT_NEEDED names of an ELF file, one a line.
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
-
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-finish() {
-	if [ "$failures" -eq 0 ]; then
-		echo "PASS"
-		exit 0
-	fi
-	echo "FAILED: $failures check(s)"
-	exit 1
-}

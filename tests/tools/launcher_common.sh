@@ -1,22 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Sourced by the launcher's transcript tests: runs commands, prints what they wrote, checks status and lines.
-# shellcheck shell=sh disable=SC2034  # L, LIB, PROBE and T are for the scripts that source this file
+# Sourced by the launcher's transcript tests: tests/support/checks.sh, run, and checks of the lines a command wrote.
+# shellcheck shell=sh disable=SC2034  # L, LIB and PROBE are for the scripts that source this file
 set -u
 : "${FASTRAW_LAUNCHER:?run under ctest}" "${FASTRAW_LIB:?}" "${LAUNCHER_PROBE:?}"
-export LC_ALL=C
 # An inherited preload or setting would change what the probe reports.
 unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE
 L=$FASTRAW_LAUNCHER
 LIB=$(readlink -f "$FASTRAW_LIB")
 PROBE=$LAUNCHER_PROBE
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-failures=0
-
-fail() {
-	echo "  FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/support/checks.sh
+. "$(dirname "$0")/../support/checks.sh"
 
 # run STATUS CMD...: runs CMD with its stdout in $T/out and stderr in $T/err, prints both, checks the status.
 run() {
@@ -39,17 +32,3 @@ err_matches() { grep -qE -- "$1" "$T/err" || fail "no stderr line matches: $1"; 
 out_empty() { [ ! -s "$T/out" ] || fail "stdout is not empty"; }
 # err_is TEXT: stderr is exactly TEXT (lines separated by newlines).
 err_is() { printf '%s\n' "$1" | diff -u - "$T/err" >/dev/null || fail "stderr is not exactly: $1"; }
-
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-finish() {
-	if [ "$failures" -eq 0 ]; then
-		echo "PASS"
-		exit 0
-	fi
-	echo "FAILED: $failures check(s)"
-	exit 1
-}

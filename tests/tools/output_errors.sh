@@ -5,16 +5,9 @@
 set -u
 dir=${1:?usage: output_errors.sh BUILD-DIR LIBRARY}
 lib=${2:?no library}
-export LC_ALL=C
 unset LD_PRELOAD FASTRAW_TSC FASTRAW_DISABLE FASTRAW_DEBUG FASTRAW_STATS FASTRAW_SOURCE FASTRAW_SHADOW_VDSO
-T=$(mktemp -d) || exit 1
-trap 'rm -rf "$T"' EXIT
-failures=0
-
-fail() {
-	echo "  FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/support/checks.sh
+. "$(dirname "$0")/../support/checks.sh"
 
 # A pipe whose reader has gone, on fd 5: the reader opens the FIFO (which waits for this writer)
 # and exits; once it has, nothing can read what is written into fd 5.
@@ -71,7 +64,7 @@ ok_run() {
 	[ ! -s "$T/err" ] || fail "stderr is not empty"
 }
 
-[ -c /dev/full ] || { echo "SKIP: no /dev/full"; exit 77; }
+[ -c /dev/full ] || skip "no /dev/full"
 
 for tool in fastraw fastraw-latency fastraw-info fastraw-check fastraw-bench; do
 	case $tool in
@@ -103,9 +96,4 @@ echo "  exit $got"
 [ "$got" = 0 ] || fail "exit status $got, expected 0"
 [ ! -s "$T/err" ] || fail "stderr is not empty"
 
-if [ "$failures" -eq 0 ]; then
-	echo PASS
-	exit 0
-fi
-echo "FAILED: $failures check(s)"
-exit 1
+finish

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A simulated counter and kernel RAW clock, and a runtime driven by them, for the calib and calslew tests. */
+/* A simulated counter and kernel RAW clock, and a runtime driven by them, for the calib_math and calib_slew tests. */
 #ifndef FR_TEST_CALSIM_H
 #define FR_TEST_CALSIM_H
 

@@ -125,7 +125,7 @@ TCase *kdata_release_tcase(void);
 /* Test cases of fr_kdata_check_strict and fr_locate_in on synthetic pages (kdata_pick.c). */
 TCase *kdata_pick_tcase(void);
 
-/* Test cases of the hvclock readers (kdata_hv.c). */
-TCase *kdata_hvclock_tcase(void);
+/* Test cases of the hvclock readers (fastpath_hv.c). */
+TCase *fastpath_hvclock_tcase(void);
 
 #endif

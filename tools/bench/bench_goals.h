@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The goals table of fastraw-bench: every row of issue 12, measured side by side in one run. */
+/* The goals table of fastraw-bench: every performance goal of the project, measured side by side in one run. */
 #ifndef BENCH_GOALS_H
 #define BENCH_GOALS_H
 

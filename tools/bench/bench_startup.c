@@ -19,9 +19,10 @@
  * /dev/null. Returns the wait status, or -1; *cpu_us (when not NULL) receives the CPU time the
  * child used, user and system: exec, the dynamic loader, the preload's constructor, exit. CPU
  * time rather than wall time, so that other processes on a shared machine do not count, and
- * because that is what a build starting thousands of processes pays.
+ * because that is what a build starting thousands of processes pays. *faults (when not NULL)
+ * receives its minor page faults, each a few microseconds of that time.
  */
-static int run_once(const char *program, char **env, int err_fd, double *cpu_us)
+static int run_once(const char *program, char **env, int err_fd, double *cpu_us, double *faults)
 {
 	char *argv[] = { (char *)program, NULL };
 	posix_spawn_file_actions_t fa;
@@ -41,6 +42,8 @@ static int run_once(const char *program, char **env, int err_fd, double *cpu_us)
 	if (cpu_us)
 		*cpu_us = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
 			  (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	if (faults)
+		*faults = (double)ru.ru_minflt;
 	return st;
 }
 
@@ -55,7 +58,7 @@ static int fastraw_loads(const char *program, const char *lib)
 
 	if (!env || pipe2(fd, O_CLOEXEC) != 0)
 		return 0;
-	st = run_once(program, env, fd[1], NULL);
+	st = run_once(program, env, fd[1], NULL, NULL);
 	close(fd[1]);
 	len = read(fd[0], buf, sizeof(buf) - 1);
 	close(fd[0]);
@@ -79,16 +82,17 @@ int bench_startup_init(struct bench_startup *s, const char *lib, const char *emp
 	s->cap = cap;
 	for (int k = 0; k < SU_COUNT; k++) {
 		s->us[k] = calloc((size_t)cap, sizeof(double));
-		if (!s->env[k] || !s->us[k]) {
+		s->faults[k] = calloc((size_t)cap, sizeof(double));
+		if (!s->env[k] || !s->us[k] || !s->faults[k]) {
 			fprintf(stderr, "fastraw-bench: start-up: out of memory\n");
 			return -1;
 		}
 	}
-	if (run_once(s->program, s->env[SU_NONE], -1, NULL) != 0) {
+	if (run_once(s->program, s->env[SU_NONE], -1, NULL, NULL) != 0) {
 		fprintf(stderr, "fastraw-bench: start-up: %s does not run\n", s->program);
 		return -1;
 	}
-	if (s->have_empty && run_once(s->program, s->env[SU_EMPTY], -1, NULL) != 0) {
+	if (s->have_empty && run_once(s->program, s->env[SU_EMPTY], -1, NULL, NULL) != 0) {
 		fprintf(stderr, "fastraw-bench: start-up: %s does not run with LD_PRELOAD=%s\n", s->program, empty);
 		return -1;
 	}
@@ -105,16 +109,23 @@ void bench_startup_batch(struct bench_startup *s, int k)
 		for (int i = 0; i < SU_COUNT; i++) {
 			/* Rotated, so that no kind always follows the same one (a warm page cache, say). */
 			enum bench_startup_kind kind = (enum bench_startup_kind)((i + j) % SU_COUNT);
-			double us;
+			double us, faults;
 
 			if ((kind == SU_EMPTY && !s->have_empty) || s->n[kind] >= s->cap)
 				continue;
-			if (run_once(s->program, s->env[kind], -1, &us) == 0)
+			if (run_once(s->program, s->env[kind], -1, &us, &faults) == 0) {
+				s->faults[kind][s->n[kind]] = faults;
 				s->us[kind][s->n[kind]++] = us;
+			}
 		}
 }
 
 double bench_startup_median(struct bench_startup *s, enum bench_startup_kind k)
 {
 	return s->n[k] > 0 ? bench_median(s->us[k], s->n[k]) : -1;
+}
+
+double bench_startup_median_faults(struct bench_startup *s, enum bench_startup_kind k)
+{
+	return s->n[k] > 0 ? bench_median(s->faults[k], s->n[k]) : -1;
 }

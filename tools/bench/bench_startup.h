@@ -10,6 +10,7 @@ struct bench_startup {
 	const char *program;       /* /bin/true, or /usr/bin/true */
 	char **env[SU_COUNT];      /* no preload, the empty library, libfastraw */
 	double *us[SU_COUNT];      /* CPU microseconds per process (user + system), one per run */
+	double *faults[SU_COUNT];  /* the process's minor page faults, one per run */
 	int n[SU_COUNT], cap;      /* runs so far; room for cap each */
 	int have_empty;            /* 0: no empty library was found, SU_EMPTY is not run */
 };
@@ -26,5 +27,8 @@ void bench_startup_batch(struct bench_startup *s, int k);
 
 /* The median microseconds per process of one kind; -1 when it never ran. Sorts its samples. */
 double bench_startup_median(struct bench_startup *s, enum bench_startup_kind k);
+
+/* The median minor page faults per process of one kind; -1 when it never ran. Sorts its samples. */
+double bench_startup_median_faults(struct bench_startup *s, enum bench_startup_kind k);
 
 #endif

@@ -54,7 +54,7 @@ static int print_row(const struct row *w)
 	return missed;
 }
 
-/* The goal for default-mode RAW against the kernel's vDSO, by clocksource (issue 12). */
+/* The goal for default-mode RAW against the kernel's vDSO, by clocksource. */
 static void default_goal(const struct bench_machine *m, struct row *w)
 {
 	if (strcmp(m->clocksource, "tsc") == 0) {

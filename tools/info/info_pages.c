@@ -10,18 +10,14 @@
 static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages *p)
 {
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		uint32_t seq = FR_LD32(e + FR_OFF_SEQ);
+		uint32_t seq = fr_seq_begin(e + FR_OFF_SEQ);
 
-		if (seq & 1) {
-			fr_arch_pause();
-			continue;
-		}
-		FR_BARRIER();
+		if (seq & 1)
+			return 0;
 		p->mode = (int)FR_LD32(e + FR_OFF_MODE);
 		p->mult = FR_LD32(e + FR_OFF_MULT + fs);
 		p->shift = FR_LD32(e + FR_OFF_SHIFT + fs);
-		FR_BARRIER();
-		if (FR_LD32(e + FR_OFF_SEQ) == seq)
+		if (!fr_seq_retry(e + FR_OFF_SEQ, seq))
 			return 1;
 	}
 	return 0;
@@ -31,15 +27,12 @@ static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages 
 static int read_pvclock(const volatile uint8_t *pv, struct info_pages *p)
 {
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		uint32_t version = FR_LD32(pv + FR_PV_VERSION) & ~1u;
+		uint32_t version = fr_pvclock_begin(pv);
 
-		FR_BARRIER();
 		p->pv_mul = FR_LD32(pv + FR_PV_MUL);
-		p->pv_shift = *(const volatile int8_t *)(pv + FR_PV_SHIFT);
-		p->pv_flags = *(const volatile uint8_t *)(pv + FR_PV_FLAGS);
-		FR_BARRIER();
-		/* An odd version (an update in progress) never equals the masked one. */
-		if (FR_LD32(pv + FR_PV_VERSION) == version)
+		p->pv_shift = FR_LDS8(pv + FR_PV_SHIFT);
+		p->pv_flags = FR_LD8(pv + FR_PV_FLAGS);
+		if (!fr_seq_retry(pv + FR_PV_VERSION, version))
 			return 1;
 	}
 	return 0;

@@ -175,7 +175,7 @@ START_TEST(hvclock_mode_flips)
 }
 END_TEST
 
-TCase *kdata_hvclock_tcase(void)
+TCase *fastpath_hvclock_tcase(void)
 {
 	TCase *tc = tcase_create("hvclock");
 

@@ -382,9 +382,9 @@ START_TEST(defaults_fit_the_bound)
 }
 END_TEST
 
-static Suite *calib_suite(void)
+static Suite *calib_math_suite(void)
 {
-	Suite *s = suite_create("calib");
+	Suite *s = suite_create("calib_math");
 	TCase *tc = tcase_create("estimator");
 
 	tcase_add_test(tc, seed_sets_only_the_refresh_period);
@@ -406,5 +406,5 @@ static Suite *calib_suite(void)
 
 int main(void)
 {
-	return fr_run_suite(calib_suite());
+	return fr_run_suite(calib_math_suite());
 }

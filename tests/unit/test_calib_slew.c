@@ -169,9 +169,9 @@ START_TEST(slew_edge_cases)
 }
 END_TEST
 
-static Suite *calslew_suite(void)
+static Suite *calib_slew_suite(void)
 {
-	Suite *s = suite_create("calslew");
+	Suite *s = suite_create("calib_slew");
 	TCase *tc = tcase_create("slew");
 
 	tcase_add_test(tc, slew_meets_target_without_a_step);
@@ -182,5 +182,5 @@ static Suite *calslew_suite(void)
 
 int main(void)
 {
-	return fr_run_suite(calslew_suite());
+	return fr_run_suite(calib_slew_suite());
 }

@@ -83,7 +83,7 @@ START_TEST(eligibility_table)
 END_TEST
 
 /* tsc=unstable on the command line (this project's own VMs boot so): the tsc_reliable flag,
-   which the hypervisor sets, no longer counts; a registered tsc clocksource still would. */
+   which the hypervisor sets, does not count then; a registered tsc clocksource still does. */
 START_TEST(eligibility_cmdline)
 {
 	static const char ci[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
@@ -306,9 +306,9 @@ START_TEST(shift_and_pvclock_agree_with_khz)
 }
 END_TEST
 
-static Suite *seed_suite(void)
+static Suite *calib_seed_suite(void)
 {
-	Suite *s = suite_create("seed");
+	Suite *s = suite_create("calib_seed");
 	TCase *tc;
 
 	tc = tcase_create("eligible");
@@ -333,5 +333,5 @@ static Suite *seed_suite(void)
 
 int main(void)
 {
-	return fr_run_suite(seed_suite());
+	return fr_run_suite(calib_seed_suite());
 }

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading memory another writer changes: loads, the compiler barrier, branch hints, the seqcount pair. */
+#ifndef FR_ACCESS_H
+#define FR_ACCESS_H
+
+#include <stdint.h>
+
+#include "arch/arch.h"
+
+/*
+ * One load of a field that a writer (the kernel, a hypervisor, another thread) may change at
+ * any time: volatile, so the compiler neither caches, repeats nor merges it. Each names its
+ * width; p is any byte pointer to the field.
+ */
+#define FR_LD8(p) (*(const volatile uint8_t *)(p))
+#define FR_LDS8(p) (*(const volatile int8_t *)(p))
+#define FR_LD32(p) (*(const volatile uint32_t *)(p))
+#define FR_LD64(p) (*(const volatile uint64_t *)(p))
+
+/*
+ * Orders the compiler's loads around a snapshot; the CPU needs nothing more where its loads
+ * stay in order (x86: the kernel's smp_rmb is this same compiler barrier there). An empty asm,
+ * not __atomic_signal_fence: the fence lets the compiler schedule the counter read's own
+ * instructions across it, which changes the fast path's code.
+ */
+#define FR_BARRIER() __asm__ volatile("" ::: "memory")
+
+#define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FR_LIKELY(x) __builtin_expect(!!(x), 1)
+
+/*
+ * The seqcount pair, in the sense of the kernel's vdso_read_begin/vdso_read_retry: begin
+ * waits while a writer holds the count odd, retry says whether it changed since. Unlike the
+ * kernel's, begin gives up after FR_SEQ_SPINS looks, because a count can stay odd for ever (a
+ * stuck writer, a page read with the wrong layout); it then returns the odd value, which the
+ * caller must take as "no snapshot": retry cannot tell it from a settled one.
+ */
+#define FR_SEQ_SPINS 128
+
+static inline __attribute__((always_inline)) uint32_t fr_seq_begin(const volatile void *p)
+{
+	uint32_t seq = FR_LD32(p);
+
+	for (int i = 1; FR_UNLIKELY(seq & 1) && i < FR_SEQ_SPINS; i++) {
+		fr_arch_pause();
+		seq = FR_LD32(p);
+	}
+	FR_BARRIER();
+	return seq;
+}
+
+static inline __attribute__((always_inline)) int fr_seq_retry(const volatile void *p, uint32_t seq)
+{
+	FR_BARRIER();
+	return FR_LD32(p) != seq;
+}
+
+#endif
