@@ -27,7 +27,7 @@ static int read_small(const char *path, char *buf, size_t len)
 	return got ? 0 : -1;
 }
 
-const char *fr_calsrc_eligible(const struct fr_cpu_features *cpu)
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu)
 {
 	/*
 	 * On the caller's stack: racing initialisers may run this at once. The first CPU's block of
@@ -40,10 +40,10 @@ const char *fr_calsrc_eligible(const struct fr_cpu_features *cpu)
 		       sizeof(avail));
 	c = read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
 	l = read_small("/proc/cmdline", cmdline, sizeof(cmdline));
-	return fr_seed_eligible(cpu, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
+	return fr_cal_seed_eligible(cpu, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
 }
 
-void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_seed *out)
+void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out)
 {
 	struct fr_cpuid_rate c;
 	struct fr_maps maps;
@@ -57,11 +57,11 @@ void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release,
 		uint32_t mode = FR_LD32(raw + FR_OFF_MODE);
 
 		if (mode == FR_MODE_TSC) {
-			out->mult = fr_seed_mult_from_shift(FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift),
+			out->mult = fr_cal_seed_mult_from_shift(FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift),
 							    FR_LD32(raw + FR_OFF_SHIFT + kd->lay->field_shift));
 			out->source = "kernel tsc mult";
 		} else if (mode == FR_MODE_PVCLOCK && kd->vclock) {
-			out->mult = fr_seed_mult_from_pvclock(FR_LD32(kd->vclock + FR_PV_MUL),
+			out->mult = fr_cal_seed_mult_from_pvclock(FR_LD32(kd->vclock + FR_PV_MUL),
 							      *(const volatile int8_t *)(kd->vclock + FR_PV_SHIFT));
 			out->source = "pvclock";
 		}
@@ -75,11 +75,11 @@ void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release,
 	if (era == FR_GTOD_4_X || era == FR_GTOD_4_20) {
 		if (fr_maps_read(&maps) == 0 && maps.vvar &&
 		    !fr_gtod_read((const volatile uint8_t *)maps.vvar, (enum fr_gtod_era)era, &g) && g.tsc &&
-		    (out->mult = fr_seed_mult_from_shift(g.mult, g.shift)) != 0) {
+		    (out->mult = fr_cal_seed_mult_from_shift(g.mult, g.shift)) != 0) {
 			out->source = "kernel gtod mult";
 			return;
 		}
 	}
 	fr_arch_cpuid_rate_read(&c);
-	fr_seed_from_cpuid(&c, out);
+	fr_cal_seed_from_cpuid(&c, out);
 }

@@ -93,7 +93,7 @@ static int first_cpu_flags(const char *text, const char **v, const char **v_end)
 	return 0;
 }
 
-const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
+const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
 			     const char *cpuinfo, const char *cmdline)
 {
 	const char *v, *v_end;
@@ -120,13 +120,13 @@ static uint64_t div_round(unsigned __int128 num, uint64_t den)
 	return q > UINT64_MAX ? 0 : (uint64_t)q;
 }
 
-uint64_t fr_seed_mult_from_khz(uint64_t khz)
+uint64_t fr_cal_seed_mult_from_khz(uint64_t khz)
 {
 	/* ns per tick = 1e6 / khz; in 32.32, 1e6 * 2^32 < 2^53 leaves room for any khz. */
 	return div_round((unsigned __int128)USEC_PER_SEC << 32, khz);
 }
 
-uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift)
+uint64_t fr_cal_seed_mult_from_shift(uint32_t mult, uint32_t shift)
 {
 	/* ns per tick = mult / 2^shift: mult << 32 still fits 64 bits, so no left shift overflows. */
 	if (shift <= 32)
@@ -136,7 +136,7 @@ uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift)
 	return mult >> (shift - 32);
 }
 
-uint64_t fr_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift)
+uint64_t fr_cal_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift)
 {
 	/*
 	 * pvclock: ns = ((tsc scaled by 2^tsc_shift) * mul) >> 32, so one tick is mul * 2^tsc_shift
@@ -152,7 +152,7 @@ uint64_t fr_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift)
 	return tsc_to_system_mul >> -tsc_shift;
 }
 
-void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out)
+void fr_cal_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_cal_seed *out)
 {
 	uint64_t m;
 	uint32_t base_mhz;
@@ -176,14 +176,14 @@ void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out)
 	}
 	/* The hypervisor timing leaf (VMware's convention, also KVM's and bhyve's): EAX = TSC kHz. */
 	if (c->hv_max_leaf >= 0x40000010 && c->hv_tsc_khz) {
-		out->mult = fr_seed_mult_from_khz(c->hv_tsc_khz);
+		out->mult = fr_cal_seed_mult_from_khz(c->hv_tsc_khz);
 		out->source = "hypervisor 0x40000010";
 		return;
 	}
 	/* Leaf 0x16 EAX bits 15:0: the base frequency in MHz (bits 31:16 reserved). */
 	base_mhz = c->l16_eax & 0xffff;
 	if (c->max_leaf >= 0x16 && base_mhz) {
-		out->mult = fr_seed_mult_from_khz(base_mhz * 1000ULL);
+		out->mult = fr_cal_seed_mult_from_khz(base_mhz * 1000ULL);
 		out->source = "cpuid 0x16";
 	}
 }

@@ -17,11 +17,11 @@
  * option). Returns NULL when eligible, else the reason. Pure: the caller reads the strings (any
  * may be NULL: unknown).
  */
-const char *fr_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
+const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
 			     const char *cpuinfo, const char *cmdline);
 
 /* A counter rate, in 32.32 ns per tick, and where it came from. */
-struct fr_seed {
+struct fr_cal_seed {
 	uint64_t mult; /* 0: unknown */
 	const char *source; /* "cpuid 0x15", "cpuid 0x16", "hypervisor 0x40000010", "pvclock",
 			       "kernel tsc mult", "gtod 4.x", ... */
@@ -31,13 +31,13 @@ struct fr_seed {
  * The counter rate from CPUID's leaves (fr_arch_cpuid_rate_read, struct fr_cpuid_rate in
  * arch/x86_64/cpu.h), best leaf first (0x15 with a crystal, 0x40000010, 0x16).
  */
-void fr_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_seed *out);
+void fr_cal_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_cal_seed *out);
 
 /* From a clocksource mult/shift of a TSC clocksource (ns = cycles * mult >> shift). */
-uint64_t fr_seed_mult_from_shift(uint32_t mult, uint32_t shift);
+uint64_t fr_cal_seed_mult_from_shift(uint32_t mult, uint32_t shift);
 /* From a pvclock tsc_to_system_mul / tsc_shift pair (kvm-clock, Xen). */
-uint64_t fr_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift);
+uint64_t fr_cal_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift);
 /* From a frequency in kHz. */
-uint64_t fr_seed_mult_from_khz(uint64_t khz);
+uint64_t fr_cal_seed_mult_from_khz(uint64_t khz);
 
 #endif

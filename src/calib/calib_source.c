@@ -345,7 +345,7 @@ static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_un
 static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
 static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
 
-fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
+fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
 	case FR_CTR_UNORDERED: return raw_unordered;
@@ -355,7 +355,7 @@ fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode)
 	return NULL;
 }
 
-fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
+fr_now_fn fr_cal_now_for(enum fr_counter_mode mode)
 {
 	switch (mode) {
 	case FR_CTR_UNORDERED: return now_unordered;
@@ -365,7 +365,7 @@ fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode)
 	return NULL;
 }
 
-void fr_calsrc_setup(uint64_t seed_mult)
+void fr_cal_setup(uint64_t seed_mult)
 {
 	fr_memid_setup();
 	fr_cal_defaults(&params);

@@ -20,18 +20,18 @@
  */
 
 /* Starts calibrated mode with a seed rate (0 for none). Called once, by the initialiser. */
-void fr_calsrc_setup(uint64_t seed_mult);
+void fr_cal_setup(uint64_t seed_mult);
 
 /* The calibrated reader for a counter read, in libc's convention. */
-fr_raw_fn fr_calsrc_raw_for(enum fr_counter_mode mode);
+fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode);
 /* The same reading as one integer of nanoseconds (fastraw_now_ns), -1 when even the kernel failed. */
-fr_now_fn fr_calsrc_now_for(enum fr_counter_mode mode);
+fr_now_fn fr_cal_now_for(enum fr_counter_mode mode);
 
 /* The seed for this machine: the kernel's pvclock or TSC-mode data page when usable, else CPUID. */
 struct fr_kdata;
-void fr_calsrc_seed(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_seed *out);
+void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out);
 
 /* Reads the eligibility inputs (sysfs, /proc) with plain system calls and applies the rule. */
-const char *fr_calsrc_eligible(const struct fr_cpu_features *cpu);
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu);
 
 #endif

@@ -56,7 +56,7 @@ static __attribute__((noinline, cold)) int64_t now_init(void)
 	else if (st->active)
 		f = fr_now_for(fr_kd.lay, st->counter);
 	else if (st->calibrated)
-		f = fr_calsrc_now_for(st->counter);
+		f = fr_cal_now_for(st->counter);
 	/* Otherwise another thread is publishing: this call goes to the real vDSO. */
 	if (!st && !f)
 		return now_pass();

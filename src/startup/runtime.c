@@ -84,7 +84,7 @@ struct plan {
 	struct fr_status st;
 	int ordered_missing;
 	struct utsname uts;
-	struct fr_seed seed;             /* calibrated mode's starting rate */
+	struct fr_cal_seed seed;             /* calibrated mode's starting rate */
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
 };
 
@@ -126,12 +126,12 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
-	eligible = fr_calsrc_eligible(&p->cpu);
+	eligible = fr_cal_eligible(&p->cpu);
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
 		p->st.cal_note = eligible;
 		return;
 	}
-	fr_calsrc_seed(&p->kd, located, p->st.release, &p->seed);
+	fr_cal_seed_choose(&p->kd, located, p->st.release, &p->seed);
 	p->st.calibrated = 1;
 	p->st.cal_note = p->seed.source;
 	p->cal_forced_ineligible = eligible;
@@ -272,10 +272,10 @@ static void init_once(void)
 		status.reason = status.pick.why;
 	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
 	if (p.st.calibrated)
-		fr_calsrc_setup(p.seed.mult);
+		fr_cal_setup(p.seed.mult);
 	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
 	if (p.st.calibrated)
-		raw = fr_calsrc_raw_for(p.st.counter);
+		raw = fr_cal_raw_for(p.st.counter);
 	if (!raw)
 		raw = raw_pass;
 	if (p.env.stats) {

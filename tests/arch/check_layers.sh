@@ -9,7 +9,7 @@ set -u
 # shellcheck source=tests/arch/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
-# Lowest first. Keep in step with src/CMakeLists.txt and the README's "Architecture".
+# Lowest first. Keep in step with src/CMakeLists.txt and docs/design.md, "Architecture".
 LAYERS="arch base math report proc elf passthru kdata exact calib startup interpose"
 
 rank() {

@@ -19,7 +19,7 @@ struct e2e_call {
 
 /*
  * Makes the call. The slot lies above the return address in the page that holds it, the one
- * pointer libfastraw's syscall() serves RAW for in-process (README, syscall()), whatever the
+ * pointer libfastraw's syscall() serves RAW for in-process (docs/internals.md, "syscall()"), whatever the
  * stack's offset in its page: a probe that wants the fast path gets it in every run.
  */
 void e2e_call_syscall(struct e2e_call *c);

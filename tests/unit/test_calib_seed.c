@@ -65,7 +65,7 @@ START_TEST(eligibility_table)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
-		const char *why = fr_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
+		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
 
 		if (cases[i].eligible) {
 			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
@@ -78,7 +78,7 @@ START_TEST(eligibility_table)
 		else
 			ck_assert_msg(strstr(why, "does not trust the TSC"), "case %zu: %s", i, why);
 	}
-	ck_assert_ptr_nonnull(fr_seed_eligible(NULL, "tsc", ci_reliable, NULL));
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "tsc", ci_reliable, NULL));
 }
 END_TEST
 
@@ -90,14 +90,14 @@ START_TEST(eligibility_cmdline)
 	const struct fr_cpu_features cpu = { .ordered_read = 0, .invariant_counter = 1 };
 	const char *why;
 
-	ck_assert_ptr_null(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
-	why = fr_seed_eligible(&cpu, "kvm-clock \n", ci, "clocksource=kvm-clock tsc=reliable tsc=unstable quiet\n");
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
+	why = fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "clocksource=kvm-clock tsc=reliable tsc=unstable quiet\n");
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "tsc=unstable"), "%s", why);
-	ck_assert_ptr_nonnull(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstable"));
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstable"));
 	/* Not the word: a longer option or a value of another. */
-	ck_assert_ptr_null(fr_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstablex foo=tsc=unstable"));
-	ck_assert_ptr_null(fr_seed_eligible(&cpu, "tsc kvm-clock", NULL, "tsc=unstable"));
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstablex foo=tsc=unstable"));
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "tsc kvm-clock", NULL, "tsc=unstable"));
 }
 END_TEST
 
@@ -109,9 +109,9 @@ static uint64_t ref_mult_hz(long double hz)
 
 static void expect_seed(const struct fr_cpuid_rate *c, const char *source, uint64_t mult)
 {
-	struct fr_seed s = { 12345, "junk" };
+	struct fr_cal_seed s = { 12345, "junk" };
 
-	fr_seed_from_cpuid(c, &s);
+	fr_cal_seed_from_cpuid(c, &s);
 	ck_assert_str_eq(s.source, source);
 	ck_assert_msg(s.mult == mult, "%s: mult %llu, want %llu", source, (unsigned long long)s.mult,
 		      (unsigned long long)mult);
@@ -183,7 +183,7 @@ END_TEST
 START_TEST(cpuid_real_read)
 {
 	struct fr_cpuid_rate r;
-	struct fr_seed s;
+	struct fr_cal_seed s;
 	unsigned a, b, c, d;
 
 	memset(&r, 0x5a, sizeof(r));
@@ -202,7 +202,7 @@ START_TEST(cpuid_real_read)
 	if (r.hv_max_leaf < 0x40000010u)
 		ck_assert_uint_eq(r.hv_tsc_khz, 0);
 	/* Whatever this CPU says, the seed is none or a rate between 10 MHz and 100 GHz. */
-	fr_seed_from_cpuid(&r, &s);
+	fr_cal_seed_from_cpuid(&r, &s);
 	if (s.mult)
 		ck_assert_msg(s.mult > (TWO32 / 100) && s.mult < TWO32 * 100, "%s: mult %llu", s.source,
 			      (unsigned long long)s.mult);
@@ -217,7 +217,7 @@ START_TEST(mult_from_khz)
 					4294967295ULL, 1000000000000ULL };
 
 	for (size_t i = 0; i < sizeof(khz) / sizeof(khz[0]); i++) {
-		uint64_t m = fr_seed_mult_from_khz(khz[i]);
+		uint64_t m = fr_cal_seed_mult_from_khz(khz[i]);
 		unsigned __int128 scaled = (unsigned __int128)m * khz[i], target = (unsigned __int128)1000000 << 32;
 		unsigned __int128 err = scaled > target ? scaled - target : target - scaled;
 
@@ -226,10 +226,10 @@ START_TEST(mult_from_khz)
 		/* Rounded to nearest: |m * khz - 1e6 * 2^32| <= khz / 2. */
 		ck_assert_msg(err <= khz[i] / 2, "%llu kHz not rounded to nearest", (unsigned long long)khz[i]);
 	}
-	ck_assert_uint_eq(fr_seed_mult_from_khz(1000000), 1ULL << 32);
-	ck_assert_uint_eq(fr_seed_mult_from_khz(0), 0);
+	ck_assert_uint_eq(fr_cal_seed_mult_from_khz(1000000), 1ULL << 32);
+	ck_assert_uint_eq(fr_cal_seed_mult_from_khz(0), 0);
 	/* So fast that a tick rounds to 0 ns in 32.32: unknown, not a wrong rate. */
-	ck_assert_uint_eq(fr_seed_mult_from_khz(UINT64_MAX), 0);
+	ck_assert_uint_eq(fr_cal_seed_mult_from_khz(UINT64_MAX), 0);
 }
 END_TEST
 
@@ -242,7 +242,7 @@ START_TEST(mult_from_shift)
 		for (size_t j = 0; j < sizeof(shifts) / sizeof(shifts[0]); j++) {
 			long long e = 32 - (long long)shifts[j];
 			long double want = floorl(ldexpl(mults[i], (int)(e < -100 ? -100 : e)));
-			uint64_t got = fr_seed_mult_from_shift(mults[i], shifts[j]);
+			uint64_t got = fr_cal_seed_mult_from_shift(mults[i], shifts[j]);
 
 			ck_assert_msg((long double)got == want, "mult %u shift %u: %llu, want %.0Lf", mults[i],
 				      shifts[j], (unsigned long long)got, want);
@@ -258,7 +258,7 @@ START_TEST(mult_from_pvclock)
 		for (int sh = -128; sh <= 127; sh++) {
 			/* Exact in long double (a 32-bit value times a power of two); beyond 64 bits: 0. */
 			long double want = floorl(ldexpl(muls[i], sh));
-			uint64_t got = fr_seed_mult_from_pvclock(muls[i], (int8_t)sh);
+			uint64_t got = fr_cal_seed_mult_from_pvclock(muls[i], (int8_t)sh);
 
 			if (want >= TWO32 * TWO32)
 				want = 0;
@@ -290,19 +290,19 @@ START_TEST(shift_and_pvclock_agree_with_khz)
 		uint64_t mult = (uint64_t)(((unsigned __int128)1000000000 << cs[i].shift) + hz / 2) / hz;
 
 		ck_assert_uint_lt(mult, 1ULL << 32);
-		expect_ppm(fr_seed_mult_from_shift((uint32_t)mult, cs[i].shift), fr_seed_mult_from_khz(cs[i].khz),
+		expect_ppm(fr_cal_seed_mult_from_shift((uint32_t)mult, cs[i].shift), fr_cal_seed_mult_from_khz(cs[i].khz),
 			   "clocksource mult/shift");
 	}
 	/* kvm-clock's 1 GHz (mult 2^23, shift 23) is exactly 1 ns per tick. */
-	ck_assert_uint_eq(fr_seed_mult_from_shift(1u << 23, 23), fr_seed_mult_from_khz(1000000));
+	ck_assert_uint_eq(fr_cal_seed_mult_from_shift(1u << 23, 23), fr_cal_seed_mult_from_khz(1000000));
 	/* The synthetic TSC mode of docs/kernel-data.md §1.3: 8004479/24 is 2095978.514 kHz. */
-	expect_ppm(fr_seed_mult_from_shift(8004479, 24), fr_seed_mult_from_khz(2095979), "8004479/24");
-	/* This project's VMs: pvclock mul 0xf4462c11, shift -1 is 2096.006 MHz (README). */
-	expect_ppm(fr_seed_mult_from_pvclock(0xf4462c11u, -1), fr_seed_mult_from_khz(2096006), "pvclock");
+	expect_ppm(fr_cal_seed_mult_from_shift(8004479, 24), fr_cal_seed_mult_from_khz(2095979), "8004479/24");
+	/* This project's VMs: pvclock mul 0xf4462c11, shift -1 is 2096.006 MHz (docs/tools.md). */
+	expect_ppm(fr_cal_seed_mult_from_pvclock(0xf4462c11u, -1), fr_cal_seed_mult_from_khz(2096006), "pvclock");
 	/* The pvclock page of docs/kernel-data.md §1.2: 0xf446a645, -1 is 2095.990 MHz. */
-	expect_ppm(fr_seed_mult_from_pvclock(0xf446a645u, -1), fr_seed_mult_from_khz(2095990), "pvclock §1.2");
+	expect_ppm(fr_cal_seed_mult_from_pvclock(0xf446a645u, -1), fr_cal_seed_mult_from_khz(2095990), "pvclock §1.2");
 	/* A slow TSC: mul 0.5 scaled by 2^2 is 2 ns per tick, 500 MHz. */
-	ck_assert_uint_eq(fr_seed_mult_from_pvclock(0x80000000u, 2), fr_seed_mult_from_khz(500000));
+	ck_assert_uint_eq(fr_cal_seed_mult_from_pvclock(0x80000000u, 2), fr_cal_seed_mult_from_khz(500000));
 }
 END_TEST
 

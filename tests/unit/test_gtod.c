@@ -205,7 +205,7 @@ START_TEST(gtod_tsc_each_era)
 	ck_assert_msg(why == NULL, "%s: %s", era_name[era], why);
 	expect_gtod(&g, &tsc_vals, 1, era_name[era]);
 	/* The seed the page gives: ~2.096 GHz. */
-	expect_ppm(fr_seed_mult_from_shift(g.mult, g.shift), fr_seed_mult_from_khz(2095979), era_name[era]);
+	expect_ppm(fr_cal_seed_mult_from_shift(g.mult, g.shift), fr_cal_seed_mult_from_khz(2095979), era_name[era]);
 }
 END_TEST
 
