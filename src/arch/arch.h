@@ -57,12 +57,36 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   the exported dlsym, dlvsym and syscall    assembly stubs around the C routers that
  *                                             arch/stubs.h declares
  *
- * x86-64 alone has fr_arch_cpuid_rate_read (arch/x86_64/cpu.h): the CPUID rate leaves that
- * calibrated mode's seed (calib/calib_seed.c) reads; a port gives calibrated mode a rate hook.
+ *   void fr_arch_counter_rates(struct fr_arch_rates *out)
+ *                                             the counter's rate as the CPU reports it, best
+ *                                             first (calibrated mode's last seed)
+ *   FR_ARCH_CLOCKSOURCE, FR_ARCH_CMDLINE_UNSTABLE, FR_ARCH_CPUINFO_RELIABLE,
+ *   FR_ARCH_INVARIANT_WHY, FR_ARCH_UNTRUSTED_WHY
+ *                                             string literals for calibrated mode's eligibility
+ *                                             rule: the kernel's clocksource of this counter,
+ *                                             the boot option that distrusts it and the
+ *                                             /proc/cpuinfo flag that vouches for it (either left
+ *                                             undefined where the kernel has none), and the two
+ *                                             reasons printed when a counter is refused
+ *
  * Generic code includes this header, the interposers also arch/stubs.h, the tests
  * arch/insn.h; the replaceable probe, fr_cpu_probe, is start-up's (startup/decide.h).
  * src/arch/README.md says what a port provides.
  */
+
+/*
+ * The counter's rate as the CPU itself reports it, best first: each candidate is hz_num / hz_den
+ * ticks per second, both nonzero. Calibrated mode seeds from the first that gives a usable rate
+ * (calib/calib_seed.c); none when the CPU does not say.
+ */
+#define FR_ARCH_RATES_MAX 4
+struct fr_arch_rates {
+	int n;
+	struct fr_arch_rate {
+		uint64_t hz_num, hz_den;
+		const char *source; /* where it came from, e.g. "cpuid 0x15": printed by the tools */
+	} r[FR_ARCH_RATES_MAX];
+};
 
 /* The CPU's vendor and model, NUL-terminated, empty when the CPU does not say. */
 struct fr_cpu_name {
@@ -73,6 +97,7 @@ struct fr_cpu_name {
 void fr_arch_cpu_probe(struct fr_cpu_features *out, fr_arch_libc_sym_fn libc_sym);
 void fr_arch_cpu_probe_insn(struct fr_cpu_features *out);
 void fr_arch_cpu_name(struct fr_cpu_name *out);
+void fr_arch_counter_rates(struct fr_arch_rates *out);
 
 #if defined(__x86_64__)
 #include "arch/x86_64/counter.h"

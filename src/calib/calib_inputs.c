@@ -45,7 +45,7 @@ const char *fr_cal_eligible(const struct fr_cpu_features *cpu)
 
 void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out)
 {
-	struct fr_cpuid_rate c;
+	struct fr_arch_rates rates;
 	struct fr_maps maps;
 	struct fr_gtod g;
 	int era = release ? fr_gtod_era_for_release(release) : -1;
@@ -80,6 +80,6 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 			return;
 		}
 	}
-	fr_arch_cpuid_rate_read(&c);
-	fr_cal_seed_from_cpuid(&c, out);
+	fr_arch_counter_rates(&rates);
+	fr_cal_seed_from_rates(&rates, out);
 }

@@ -99,14 +99,21 @@ const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *
 	const char *v, *v_end;
 
 	if (!cpu || !cpu->invariant_counter)
-		return "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8)";
-	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), "tsc"))
+		return FR_ARCH_INVARIANT_WHY;
+	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), FR_ARCH_CLOCKSOURCE))
 		return NULL;
-	if (cmdline && has_word(cmdline, string_end(cmdline), "tsc=unstable"))
-		return "the kernel was booted with tsc=unstable";
-	if (cpuinfo && first_cpu_flags(cpuinfo, &v, &v_end) && has_word(v, v_end, "tsc_reliable"))
+#ifdef FR_ARCH_CMDLINE_UNSTABLE
+	if (cmdline && has_word(cmdline, string_end(cmdline), FR_ARCH_CMDLINE_UNSTABLE))
+		return "the kernel was booted with " FR_ARCH_CMDLINE_UNSTABLE;
+#endif
+#ifdef FR_ARCH_CPUINFO_RELIABLE
+	if (cpuinfo && first_cpu_flags(cpuinfo, &v, &v_end) && has_word(v, v_end, FR_ARCH_CPUINFO_RELIABLE))
 		return NULL;
-	return "the kernel does not trust the TSC (no \"tsc\" clocksource, no tsc_reliable flag)";
+#endif
+	(void)cpuinfo;
+	(void)v;
+	(void)v_end;
+	return FR_ARCH_UNTRUSTED_WHY;
 }
 
 /* round(num / den) when it fits in 64 bits and is nonzero, else 0 (unknown). */
@@ -152,38 +159,24 @@ uint64_t fr_cal_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_sh
 	return tsc_to_system_mul >> -tsc_shift;
 }
 
-void fr_cal_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_cal_seed *out)
+void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_seed *out)
 {
-	uint64_t m;
-	uint32_t base_mhz;
-
 	out->mult = 0;
 	out->source = "none";
-	if (!c)
+	if (!rates)
 		return;
 	/*
-	 * Leaf 0x15: TSC Hz = crystal Hz (ECX) * numerator (EBX) / denominator (EAX), so a tick is
-	 * 1e9 * EAX / (ECX * EBX) ns. A ratio too small to give a 64-bit mult falls through.
+	 * A tick is 1e9 * hz_den / hz_num ns, in 32.32. A rate too slow to give a 64-bit mult
+	 * (a tick of 2^32 ns or more) is no rate: the next candidate is tried.
 	 */
-	if (c->max_leaf >= 0x15 && c->l15_eax && c->l15_ebx && c->l15_ecx) {
-		m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * c->l15_eax,
-			      (uint64_t)c->l15_ecx * c->l15_ebx);
-		if (m) {
+	for (int i = 0; i < rates->n && i < FR_ARCH_RATES_MAX; i++) {
+		const struct fr_arch_rate *r = &rates->r[i];
+		uint64_t m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * r->hz_den, r->hz_num);
+
+		if (m && r->hz_den) {
 			out->mult = m;
-			out->source = "cpuid 0x15";
+			out->source = r->source;
 			return;
 		}
-	}
-	/* The hypervisor timing leaf (VMware's convention, also KVM's and bhyve's): EAX = TSC kHz. */
-	if (c->hv_max_leaf >= 0x40000010 && c->hv_tsc_khz) {
-		out->mult = fr_cal_seed_mult_from_khz(c->hv_tsc_khz);
-		out->source = "hypervisor 0x40000010";
-		return;
-	}
-	/* Leaf 0x16 EAX bits 15:0: the base frequency in MHz (bits 31:16 reserved). */
-	base_mhz = c->l16_eax & 0xffff;
-	if (c->max_leaf >= 0x16 && base_mhz) {
-		out->mult = fr_cal_seed_mult_from_khz(base_mhz * 1000ULL);
-		out->source = "cpuid 0x16";
 	}
 }

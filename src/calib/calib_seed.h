@@ -28,10 +28,10 @@ struct fr_cal_seed {
 };
 
 /*
- * The counter rate from CPUID's leaves (fr_arch_cpuid_rate_read, struct fr_cpuid_rate in
- * arch/x86_64/cpu.h), best leaf first (0x15 with a crystal, 0x40000010, 0x16).
+ * The seed from the rates the CPU reports (fr_arch_counter_rates), the first usable one:
+ * mult 0 and source "none" when there is none.
  */
-void fr_cal_seed_from_cpuid(const struct fr_cpuid_rate *c, struct fr_cal_seed *out);
+void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_seed *out);
 
 /* From a clocksource mult/shift of a TSC clocksource (ns = cycles * mult >> shift). */
 uint64_t fr_cal_seed_mult_from_shift(uint32_t mult, uint32_t shift);

@@ -110,8 +110,11 @@ static uint64_t ref_mult_hz(long double hz)
 static void expect_seed(const struct fr_cpuid_rate *c, const char *source, uint64_t mult)
 {
 	struct fr_cal_seed s = { 12345, "junk" };
+	struct fr_arch_rates rates;
 
-	fr_cal_seed_from_cpuid(c, &s);
+	if (c)
+		fr_arch_rates_from_cpuid(c, &rates);
+	fr_cal_seed_from_rates(c ? &rates : NULL, &s);
 	ck_assert_str_eq(s.source, source);
 	ck_assert_msg(s.mult == mult, "%s: mult %llu, want %llu", source, (unsigned long long)s.mult,
 		      (unsigned long long)mult);
@@ -134,6 +137,26 @@ START_TEST(cpuid_leaf15)
 	/* A ratio that does not reduce: 3 / 7 of 38.4 MHz. */
 	c = (struct fr_cpuid_rate){ .max_leaf = 0x15, .l15_eax = 7, .l15_ebx = 3, .l15_ecx = 38400000 };
 	expect_seed(&c, "cpuid 0x15", ref_mult_hz(38400000.0L * 3 / 7));
+}
+END_TEST
+
+/* The generic rule over any architecture's candidates: the first usable rate, in order. */
+START_TEST(rates_in_order)
+{
+	struct fr_arch_rates rates = { 3, { { 1, 1ull << 40, "too slow" }, { 25000000, 0, "no denominator" },
+					    { 24000000, 1, "counter frequency" } } };
+	struct fr_cal_seed s = { 12345, "junk" };
+
+	fr_cal_seed_from_rates(&rates, &s);
+	ck_assert_str_eq(s.source, "counter frequency");
+	ck_assert_msg(s.mult == ref_mult_hz(24000000.0L), "mult %llu", (unsigned long long)s.mult);
+	rates.n = 2;
+	fr_cal_seed_from_rates(&rates, &s);
+	ck_assert_str_eq(s.source, "none");
+	ck_assert_uint_eq(s.mult, 0);
+	rates.n = 0;
+	fr_cal_seed_from_rates(&rates, &s);
+	ck_assert_str_eq(s.source, "none");
 }
 END_TEST
 
@@ -183,6 +206,7 @@ END_TEST
 START_TEST(cpuid_real_read)
 {
 	struct fr_cpuid_rate r;
+	struct fr_arch_rates rates;
 	struct fr_cal_seed s;
 	unsigned a, b, c, d;
 
@@ -202,7 +226,8 @@ START_TEST(cpuid_real_read)
 	if (r.hv_max_leaf < 0x40000010u)
 		ck_assert_uint_eq(r.hv_tsc_khz, 0);
 	/* Whatever this CPU says, the seed is none or a rate between 10 MHz and 100 GHz. */
-	fr_cal_seed_from_cpuid(&r, &s);
+	fr_arch_rates_from_cpuid(&r, &rates);
+	fr_cal_seed_from_rates(&rates, &s);
 	if (s.mult)
 		ck_assert_msg(s.mult > (TWO32 / 100) && s.mult < TWO32 * 100, "%s: mult %llu", s.source,
 			      (unsigned long long)s.mult);
@@ -318,6 +343,7 @@ static Suite *calib_seed_suite(void)
 
 	tc = tcase_create("cpuid");
 	tcase_add_test(tc, cpuid_leaf15);
+	tcase_add_test(tc, rates_in_order);
 	tcase_add_test(tc, cpuid_fallbacks);
 	tcase_add_test(tc, cpuid_real_read);
 	suite_add_tcase(s, tc);

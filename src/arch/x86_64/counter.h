@@ -13,6 +13,13 @@
 #define FR_ARCH_ORDERED_FEATURE "RDTSCP"
 #define FR_ARCH_COUNTER_WORD "tsc"
 
+/* Calibrated mode's eligibility words: the kernel's names for what it thinks of the TSC. */
+#define FR_ARCH_CLOCKSOURCE "tsc"
+#define FR_ARCH_CMDLINE_UNSTABLE "tsc=unstable"
+#define FR_ARCH_CPUINFO_RELIABLE "tsc_reliable"
+#define FR_ARCH_INVARIANT_WHY "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8)"
+#define FR_ARCH_UNTRUSTED_WHY "the kernel does not trust the TSC (no \"tsc\" clocksource, no tsc_reliable flag)"
+
 /*
  * rdtsc and rdtscp clear the upper halves of RAX and RDX, so 64-bit outputs need no zero
  * extension, and "+" instead of "|" lets the compiler fold a following subtraction into lo.

@@ -90,3 +90,27 @@ void fr_arch_cpuid_rate_read(struct fr_cpuid_rate *out)
 		out->hv_tsc_khz = a;
 	}
 }
+
+void fr_arch_rates_from_cpuid(const struct fr_cpuid_rate *c, struct fr_arch_rates *out)
+{
+	uint32_t base_mhz = c->l16_eax & 0xffff;
+
+	out->n = 0;
+	/* Leaf 0x15: TSC Hz = crystal Hz (ECX) * numerator (EBX) / denominator (EAX). */
+	if (c->max_leaf >= 0x15 && c->l15_eax && c->l15_ebx && c->l15_ecx)
+		out->r[out->n++] = (struct fr_arch_rate){ (uint64_t)c->l15_ecx * c->l15_ebx, c->l15_eax, "cpuid 0x15" };
+	/* The hypervisor timing leaf (VMware's convention, also KVM's and bhyve's): EAX = TSC kHz. */
+	if (c->hv_max_leaf >= 0x40000010 && c->hv_tsc_khz)
+		out->r[out->n++] = (struct fr_arch_rate){ (uint64_t)c->hv_tsc_khz * 1000, 1, "hypervisor 0x40000010" };
+	/* Leaf 0x16 EAX bits 15:0: the base frequency in MHz (bits 31:16 reserved). */
+	if (c->max_leaf >= 0x16 && base_mhz)
+		out->r[out->n++] = (struct fr_arch_rate){ (uint64_t)base_mhz * 1000000, 1, "cpuid 0x16" };
+}
+
+void fr_arch_counter_rates(struct fr_arch_rates *out)
+{
+	struct fr_cpuid_rate c;
+
+	fr_arch_cpuid_rate_read(&c);
+	fr_arch_rates_from_cpuid(&c, out);
+}

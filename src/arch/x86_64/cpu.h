@@ -16,4 +16,9 @@ struct fr_cpuid_rate {
 
 void fr_arch_cpuid_rate_read(struct fr_cpuid_rate *out);
 
+struct fr_arch_rates;
+
+/* The rate candidates CPUID's answers give, best leaf first (0x15 with a crystal, 0x40000010, 0x16). Pure: tests feed it. */
+void fr_arch_rates_from_cpuid(const struct fr_cpuid_rate *c, struct fr_arch_rates *out);
+
 #endif
