@@ -9,7 +9,7 @@ set(CPACK_PACKAGE_CONTACT "The libfastraw authors")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "clock_gettime(CLOCK_MONOTONIC_RAW) from the CPU counter, bit-exact with the kernel")
 set(CPACK_PACKAGE_DESCRIPTION
-  "libfastraw is an LD_PRELOAD library for x86_64 Linux that answers \
+  "libfastraw is an LD_PRELOAD library for ${FR_ARCH} Linux that answers \
 clock_gettime(CLOCK_MONOTONIC_RAW) in-process, with the kernel's own calibration from the vDSO \
 data pages, and passes every other clock to the vDSO. The package holds the library, its header, \
 pkg-config and CMake files, the fastraw launcher and the fastraw-latency, fastraw-check, \
@@ -18,7 +18,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${FR_ARCH_DEB})
 # Depends from the binaries' own needs where dpkg-shlibdeps can compute them; otherwise the
 # oldest glibc whose symbol versions they use (GLIBC_2.34 for the merged libpthread and libdl).
 find_program(FASTRAW_DPKG_SHLIBDEPS dpkg-shlibdeps)

@@ -8,7 +8,9 @@
 /*
  * How the counter is read, named for what the read waits for. Every architecture offers all
  * three; FR_CTR_ORDERED is the default where the CPU has it (fr_cpu_features.ordered_read),
- * FR_CTR_FENCED everywhere else. The values index fr_counter_names.
+ * FR_CTR_FENCED everywhere else. Both of those wait for every earlier load (the "ordered
+ * modes" of the docs): ORDERED with one self-ordering instruction, FENCED with a separate
+ * fence before a plain read. The values index fr_counter_names.
  */
 enum fr_counter_mode {
 	FR_CTR_ORDERED = 0,   /* one self-ordering read: after every earlier load */
@@ -42,6 +44,13 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             needs, as the CPU's manuals spell it
  *   FR_ARCH_COUNTER_WORD                      string literal: the counter's short name
  *   void fr_arch_pause(void)                  a spin-wait hint for a retry loop
+ *   fr_arch_rmb()                             the seqcount protocol's read barrier (smp_rmb)
+ *   void *fr_arch_ifunc_call(void *resolver)  what an IFUNC symbol binds to, the resolver
+ *                                             called as the architecture's glibc calls it
+ *   FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION
+ *                                             string literals: the vDSO's clock_gettime and
+ *                                             its symbol version
+ *   FR_ARCH_NAME, FR_ARCH_ELF_MACHINE         the architecture's name (uname -m) and e_machine
  *   void fr_arch_inc64(uint64_t *p)           *p += 1 in one instruction: a signal handler on
  *                                             this thread sees it done or not done, never half
  *   long fr_sys6(nr, a..f), fr_sys3(nr, a..c) the system call instruction itself: the kernel's
@@ -100,8 +109,8 @@ void fr_arch_cpu_name(struct fr_cpu_name *out);
 void fr_arch_counter_rates(struct fr_arch_rates *out);
 
 #if defined(__x86_64__)
+#include "arch/x86_64/abi.h"
 #include "arch/x86_64/counter.h"
-#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"

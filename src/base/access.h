@@ -18,12 +18,11 @@
 #define FR_LD64(p) (*(const volatile uint64_t *)(p))
 
 /*
- * Orders the compiler's loads around a snapshot; the CPU needs nothing more where its loads
- * stay in order (x86: the kernel's smp_rmb is this same compiler barrier there). An empty asm,
- * not __atomic_signal_fence: the fence lets the compiler schedule the counter read's own
- * instructions across it, which changes the fast path's code.
+ * Orders the loads of a snapshot against the loads of its seqcount or version, for the
+ * compiler and for the CPU: the architecture's read barrier (fr_arch_rmb, the kernel's smp_rmb:
+ * a compiler barrier alone on x86-64, a load-load fence where loads may pass each other).
  */
-#define FR_BARRIER() __asm__ volatile("" ::: "memory")
+#define FR_BARRIER() fr_arch_rmb()
 
 #define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FR_LIKELY(x) __builtin_expect(!!(x), 1)

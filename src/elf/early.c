@@ -4,7 +4,9 @@
 #include "elf/early.h"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 
 #include "elf/elfsym.h"
 #include "arch/arch.h"
@@ -21,19 +23,19 @@ static long read_auxv(unsigned long *v)
 	static const char path[] = "/proc/self/auxv";
 	long fd, n, got = 0;
 
-	n = fr_sys3(157 /* SYS_prctl */, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v));
+	n = fr_sys3(SYS_prctl, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v));
 	if (n > 0)
 		return n > (long)(AUXV_WORDS * sizeof(*v)) ? (long)(AUXV_WORDS * sizeof(*v)) : n;
-	fd = fr_sys3(257 /* SYS_openat */, -100 /* AT_FDCWD */, (long)path, 02000000 /* O_RDONLY|O_CLOEXEC */);
+	fd = fr_sys3(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	while (got < (long)(AUXV_WORDS * sizeof(*v))) {
-		n = fr_sys3(0 /* SYS_read */, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
+		n = fr_sys3(SYS_read, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
 		if (n <= 0)
 			break;
 		got += n;
 	}
-	fr_sys3(3 /* SYS_close */, fd, 0, 0);
+	fr_sys3(SYS_close, fd, 0, 0);
 	return got;
 }
 

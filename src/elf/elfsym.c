@@ -4,6 +4,8 @@
 
 #include <elf.h>
 
+#include "arch/arch.h"
+
 int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, int relocated, struct fr_elfsyms *out)
 {
 	/* What the loader added to the entries it relocates: the bias, or nothing. */
@@ -194,9 +196,9 @@ void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name)
 	if (i < 0)
 		return NULL;
 	addr = s->bias + s->symtab[i].st_value;
-	/* What the loader binds to: on x86_64 it calls the resolver with no arguments. */
+	/* What the loader binds to: the resolver's answer, called as the architecture's loader calls it. */
 	if (ELF64_ST_TYPE(s->symtab[i].st_info) == STT_GNU_IFUNC)
-		return ((void *(*)(void))addr)();
+		return fr_arch_ifunc_call((void *)addr);
 	return (void *)addr;
 }
 

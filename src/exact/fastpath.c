@@ -4,17 +4,17 @@
 
 #include "passthru/passthru.h"
 
-static uint64_t ctr_rdtsc(void)
+static uint64_t ctr_unordered(void)
 {
 	return fr_arch_counter_unordered();
 }
 
-static uint64_t ctr_lfence(void)
+static uint64_t ctr_fenced(void)
 {
 	return fr_arch_counter_fenced();
 }
 
-static uint64_t ctr_rdtscp(void)
+static uint64_t ctr_ordered(void)
 {
 	return fr_arch_counter_ordered();
 }
@@ -45,7 +45,7 @@ int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct ti
 
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 {
-	return mode == FR_CTR_ORDERED ? ctr_rdtscp : mode == FR_CTR_UNORDERED ? ctr_rdtsc : ctr_lfence;
+	return mode == FR_CTR_ORDERED ? ctr_ordered : mode == FR_CTR_UNORDERED ? ctr_unordered : ctr_fenced;
 }
 
 /* The pages found at initialisation; written before the function pointer that reads them is published. */
@@ -100,27 +100,33 @@ struct fr_kdata fr_kd;
 		return ns;                                                                            \
 	}
 
-FR_INSTANCE(FR_RULES_5_3, 0, rdtsc)
-FR_INSTANCE(FR_RULES_5_3, 0, lfence)
-FR_INSTANCE(FR_RULES_5_3, 0, rdtscp)
-FR_INSTANCE(FR_RULES_6_5, 0, rdtsc)
-FR_INSTANCE(FR_RULES_6_5, 0, lfence)
-FR_INSTANCE(FR_RULES_6_5, 0, rdtscp)
-FR_INSTANCE(FR_RULES_6_10, 8, rdtsc)
-FR_INSTANCE(FR_RULES_6_10, 8, lfence)
-FR_INSTANCE(FR_RULES_6_10, 8, rdtscp)
+FR_INSTANCE(FR_RULES_5_3, 0, unordered)
+FR_INSTANCE(FR_RULES_5_3, 0, fenced)
+FR_INSTANCE(FR_RULES_5_3, 0, ordered)
+FR_INSTANCE(FR_RULES_6_5, 0, unordered)
+FR_INSTANCE(FR_RULES_6_5, 0, fenced)
+FR_INSTANCE(FR_RULES_6_5, 0, ordered)
+FR_INSTANCE(FR_RULES_6_10, 8, unordered)
+FR_INSTANCE(FR_RULES_6_10, 8, fenced)
+FR_INSTANCE(FR_RULES_6_10, 8, ordered)
 
 /* Indexed by [rules][counter mode]. Each era's rules go with its own field shift (kdata.c). */
-static const fr_raw_fn instances[3][3] = {
-	[FR_RULES_5_3] = { raw_FR_RULES_5_3_rdtscp, raw_FR_RULES_5_3_lfence, raw_FR_RULES_5_3_rdtsc },
-	[FR_RULES_6_5] = { raw_FR_RULES_6_5_rdtscp, raw_FR_RULES_6_5_lfence, raw_FR_RULES_6_5_rdtsc },
-	[FR_RULES_6_10] = { raw_FR_RULES_6_10_rdtscp, raw_FR_RULES_6_10_lfence, raw_FR_RULES_6_10_rdtsc },
+static const fr_raw_fn instances[3][FR_CTR_MODES] = {
+	[FR_RULES_5_3] = { [FR_CTR_ORDERED] = raw_FR_RULES_5_3_ordered, [FR_CTR_FENCED] = raw_FR_RULES_5_3_fenced,
+			   [FR_CTR_UNORDERED] = raw_FR_RULES_5_3_unordered },
+	[FR_RULES_6_5] = { [FR_CTR_ORDERED] = raw_FR_RULES_6_5_ordered, [FR_CTR_FENCED] = raw_FR_RULES_6_5_fenced,
+			   [FR_CTR_UNORDERED] = raw_FR_RULES_6_5_unordered },
+	[FR_RULES_6_10] = { [FR_CTR_ORDERED] = raw_FR_RULES_6_10_ordered, [FR_CTR_FENCED] = raw_FR_RULES_6_10_fenced,
+			   [FR_CTR_UNORDERED] = raw_FR_RULES_6_10_unordered },
 };
 
-static const fr_now_fn now_instances[3][3] = {
-	[FR_RULES_5_3] = { now_FR_RULES_5_3_rdtscp, now_FR_RULES_5_3_lfence, now_FR_RULES_5_3_rdtsc },
-	[FR_RULES_6_5] = { now_FR_RULES_6_5_rdtscp, now_FR_RULES_6_5_lfence, now_FR_RULES_6_5_rdtsc },
-	[FR_RULES_6_10] = { now_FR_RULES_6_10_rdtscp, now_FR_RULES_6_10_lfence, now_FR_RULES_6_10_rdtsc },
+static const fr_now_fn now_instances[3][FR_CTR_MODES] = {
+	[FR_RULES_5_3] = { [FR_CTR_ORDERED] = now_FR_RULES_5_3_ordered, [FR_CTR_FENCED] = now_FR_RULES_5_3_fenced,
+			   [FR_CTR_UNORDERED] = now_FR_RULES_5_3_unordered },
+	[FR_RULES_6_5] = { [FR_CTR_ORDERED] = now_FR_RULES_6_5_ordered, [FR_CTR_FENCED] = now_FR_RULES_6_5_fenced,
+			   [FR_CTR_UNORDERED] = now_FR_RULES_6_5_unordered },
+	[FR_RULES_6_10] = { [FR_CTR_ORDERED] = now_FR_RULES_6_10_ordered, [FR_CTR_FENCED] = now_FR_RULES_6_10_fenced,
+			   [FR_CTR_UNORDERED] = now_FR_RULES_6_10_unordered },
 };
 
 /* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 
+#include "base/access.h"
 #include "startup/runtime.h"
 #include "calib/calib_source.h"
 #include "exact/convert.h"
@@ -70,7 +71,7 @@ FR_EXPORT int64_t fastraw_now_ns(void)
 {
 	fr_now_fn f = __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE);
 
-	return __builtin_expect(f != NULL, 1) ? f() : now_init();
+	return FR_LIKELY(f != NULL) ? f() : now_init();
 }
 
 /* The counter mode once known; -1 before. Racing writers store the same value. */
@@ -99,7 +100,7 @@ FR_EXPORT uint64_t fastraw_ticks(void)
 {
 	int mode = __atomic_load_n(&ticks_mode, __ATOMIC_RELAXED);
 
-	if (__builtin_expect(mode == FR_CTR_FENCED, 1))
+	if (FR_LIKELY(mode == FR_CTR_FENCED))
 		return fr_arch_counter_fenced();
 	if (mode == FR_CTR_UNORDERED)
 		return fr_arch_counter_unordered();
@@ -114,7 +115,7 @@ static const struct fr_status *status(void)
 {
 	const struct fr_status *st = fr_status_get();
 
-	if (__builtin_expect(st != NULL, 1))
+	if (FR_LIKELY(st != NULL))
 		return st;
 	fr_init();
 	return fr_status_get();

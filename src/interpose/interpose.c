@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "interpose/prime.h"
+#include "base/access.h"
 #include "startup/runtime.h"
 #include "elf/early.h"
 #include "report/stats.h"
@@ -46,7 +47,7 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 {
 	fr_clock_fn pass;
 
-	if (__builtin_expect(ts == NULL, 0))
+	if (FR_UNLIKELY(ts == NULL))
 		return null_path(clk);
 	if (clk == CLOCK_MONOTONIC_RAW)
 		return fr_raw_call(ts);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sys/auxv.h>
 
+#include "arch/arch.h"
 #include "arch/stubs.h"
 #include "interpose/prime.h"
 #include "interpose/shadow.h"
@@ -45,7 +46,7 @@ static int is_libc_name(const char *name)
 
 static int is_clock_name(const char *name)
 {
-	return name && (is_libc_name(name) || fr_streq(name, "__vdso_clock_gettime"));
+	return name && (is_libc_name(name) || fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME));
 }
 
 /*

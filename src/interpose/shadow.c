@@ -7,6 +7,7 @@
 #include <sys/auxv.h>
 
 #include "startup/runtime.h"
+#include "arch/arch.h"
 #include "elf/dynsym.h"
 #include "elf/elfsym.h"
 #include "proc/env.h"
@@ -42,7 +43,7 @@ static int wanted(void)
 
 static int is_clock(const char *name)
 {
-	return strcmp(name, "__vdso_clock_gettime") == 0 || strcmp(name, "clock_gettime") == 0;
+	return strcmp(name, FR_ARCH_VDSO_CLOCK_GETTIME) == 0 || strcmp(name, "clock_gettime") == 0;
 }
 
 /* Whether [p, p + len) lies inside the copy. */

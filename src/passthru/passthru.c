@@ -3,6 +3,7 @@
 #include "passthru/passthru.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
 
 #include "passthru/copies.h"
 #include "elf/dynsym.h"
@@ -14,7 +15,7 @@
 
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return (int)fr_sys3(228 /* SYS_clock_gettime */, clk, (long)ts, 0);
+	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
 }
 
 int fr_fail(int ret)
@@ -31,7 +32,7 @@ int fr_fail(int ret)
  */
 static fr_real_fn resolve_real(void)
 {
-	fr_real_fn f = (fr_real_fn)fr_vdso_sym(fr_vdso_base(), "__vdso_clock_gettime", "LINUX_2.6");
+	fr_real_fn f = (fr_real_fn)fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
 
 	return f ? f : fr_sys_clock_gettime;
 }

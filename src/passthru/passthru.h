@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/access.h"
 #include "base/clockfn.h"
 
 /*
@@ -27,7 +28,7 @@ int fr_fail(int ret) __attribute__((cold));
  */
 static inline int fr_finish(int ret)
 {
-	return __builtin_expect(ret == 0, 1) ? 0 : fr_fail(ret);
+	return FR_LIKELY(ret == 0) ? 0 : fr_fail(ret);
 }
 
 /* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
@@ -74,7 +75,7 @@ static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
 {
 	fr_real_fn real = __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE);
 
-	if (__builtin_expect(!real, 0))
+	if (FR_UNLIKELY(!real))
 		return fr_pass_first(clk, ts);
 	if (fr_vdso_answers_zero(clk))
 		return real(clk, ts);

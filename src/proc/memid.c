@@ -3,6 +3,7 @@
 #include "proc/memid.h"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
@@ -10,7 +11,6 @@
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18
 #endif
-#define SYS_KCMP 312
 #define KCMP_VM 1
 
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
@@ -50,7 +50,7 @@ void fr_memid_setup(void)
 /* kcmp(a, b, KCMP_VM): 0 when both use one memory, > 0 when not, < 0 when the kernel cannot say. */
 static long kcmp_vm(pid_t a, pid_t b)
 {
-	return fr_sys3(SYS_KCMP, a, b, KCMP_VM);
+	return fr_sys3(SYS_kcmp, a, b, KCMP_VM);
 }
 
 int fr_memid_own(pid_t self)

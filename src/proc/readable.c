@@ -3,6 +3,7 @@
 #include "proc/readable.h"
 
 #include <errno.h>
+#include <sys/syscall.h>
 
 #include "arch/arch.h"
 
@@ -20,7 +21,7 @@ int fr_readable(const volatile void *p)
 	 * kernel's copy is an error code, never a signal. The size is the kernel's sigset_t's: any
 	 * other is refused (EINVAL) before the copy.
 	 */
-	ret = fr_sys6(14 /* SYS_rt_sigprocmask */, -1, (long)p, 0, 8, 0, 0);
+	ret = fr_sys6(SYS_rt_sigprocmask, -1, (long)p, 0, 8, 0, 0);
 	if (ret == -EINVAL)
 		return 1;
 	return ret == -EFAULT ? 0 : -1;

@@ -71,7 +71,7 @@ void fr_stats_pass_first(clockid_t clk)
 
 void fr_stats_pass(clockid_t clk)
 {
-	if (__builtin_expect(fr_stats_on, 0))
+	if (FR_UNLIKELY(fr_stats_on))
 		fr_stats_pass_on(clk);
 }
 
@@ -91,7 +91,7 @@ static int raw_counting(struct timespec *ts)
 {
 	struct fr_stats_slot *s = fr_stats_mine;
 
-	if (__builtin_expect(s == NULL, 0))
+	if (FR_UNLIKELY(s == NULL))
 		return raw_counting_first(ts);
 	fr_stats_bump(&s->raw);
 	return raw_target(ts);

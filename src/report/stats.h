@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/access.h"
 #include "arch/arch.h"
 #include "base/clockfn.h"
 #include "report/log.h"
@@ -68,7 +69,7 @@ static inline void fr_stats_pass_on(clockid_t clk)
 {
 	struct fr_stats_slot *s = fr_stats_mine;
 
-	if (__builtin_expect(s != NULL, 1))
+	if (FR_LIKELY(s != NULL))
 		fr_stats_bump(&s->pass[fr_stats_clock_index(clk)]);
 	else
 		fr_stats_pass_first(clk);

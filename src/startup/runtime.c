@@ -210,7 +210,7 @@ int fr_syscall_serves_raw(void)
 {
 	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
 
-	if (__builtin_expect(m < 0, 0)) {
+	if (FR_UNLIKELY(m < 0)) {
 		struct fr_env env;
 
 		/* Racers read the same environment and store the same answer. */

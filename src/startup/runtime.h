@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/access.h"
 #include "kdata/kdata.h"
 #include "startup/locate.h"
 #include "arch/arch.h"
@@ -28,7 +29,7 @@ static inline int fr_raw_call(struct timespec *ts)
 {
 	fr_raw_fn f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
 
-	if (__builtin_expect(!f, 0))
+	if (FR_UNLIKELY(!f))
 		return fr_raw_first(ts);
 	return f(ts);
 }

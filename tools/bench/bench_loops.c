@@ -56,7 +56,7 @@ int bench_init(void)
 	struct timespec ts;
 
 	if (base)
-		bench_vdso_clock_gettime = (bench_clock_fn)fr_vdso_sym(base, "__vdso_clock_gettime", "LINUX_2.6");
+		bench_vdso_clock_gettime = (bench_clock_fn)fr_vdso_sym(base, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
 	/* From libc's own symbol table: the interposer answers dlsym and dlvsym for this name. */
 	bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", "GLIBC_2.17");
 	if (!bench_libc_clock_gettime)
@@ -86,8 +86,8 @@ const char *bench_kind_label(enum bench_kind k)
 		[BK_RDTSC] = "rdtsc",
 		[BK_LFENCE] = "lfence+rdtsc",
 		[BK_RDTSCP] = "rdtscp",
-		[BK_VDSO_RAW] = "vDSO __vdso_clock_gettime(RAW)",
-		[BK_VDSO_MONO] = "vDSO __vdso_clock_gettime(MONOTONIC)",
+		[BK_VDSO_RAW] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(RAW)",
+		[BK_VDSO_MONO] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(MONOTONIC)",
 		[BK_LIBC_RAW] = "libc clock_gettime(RAW)",
 		[BK_SYSCALL_RAW] = "syscall clock_gettime(RAW)",
 		[BK_PRELOAD_RAW] = "preload clock_gettime(RAW)",

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
+
 /* More program headers than any linker writes; PN_XNUM (0xffff) files land beyond it too. */
 #define LAUNCHER_MAX_PHDRS 1024
 
@@ -60,7 +62,7 @@ int launcher_elf_read(int fd, struct launcher_elf *out)
 	if ((size_t)n < offsetof(Elf64_Ehdr, e_version))
 		return -EINVAL;
 	out->type = eh.e_type;
-	out->is_x86_64 = eh.e_machine == EM_X86_64;
+	out->is_native = eh.e_machine == FR_ARCH_ELF_MACHINE;
 	out->elf_class = eh.e_ident[EI_CLASS];
 	out->is_64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	if (!out->is_64)

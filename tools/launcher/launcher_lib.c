@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
 
@@ -32,7 +33,7 @@ static const char *unusable(const char *path, char *out)
 		return strerror(errno);
 	err = launcher_elf_read(fd, &e);
 	/* Only libfastraw exports its API: any other library would run the program without it. */
-	if (!err && e.is_64 && e.is_x86_64 && e.type == ET_DYN)
+	if (!err && e.is_64 && e.is_native && e.type == ET_DYN)
 		err = launcher_elf_defines(fd, LIBFASTRAW_MARK) == 1 ? 0 : 1;
 	close(fd);
 	if (err == 1)
@@ -41,8 +42,8 @@ static const char *unusable(const char *path, char *out)
 		return "not an ELF file";
 	if (err)
 		return strerror(-err);
-	if (!e.is_64 || !e.is_x86_64 || e.type != ET_DYN)
-		return "not an x86_64 shared library";
+	if (!e.is_64 || !e.is_native || e.type != ET_DYN)
+		return "not an " FR_ARCH_NAME " shared library";
 	if (strpbrk(out, ": "))
 		return "its path holds ':' or ' ', which separate LD_PRELOAD entries";
 	return NULL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* x86-64's CPUID readers: the features behind the counter choice and the rate leaves calibrated mode seeds from. */
 #include "arch/arch.h"
+#include "arch/x86_64/cpu.h"
 
 #include <cpuid.h>
 #include <stddef.h>
