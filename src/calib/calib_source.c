@@ -154,7 +154,7 @@ static void publish(void)
 	__atomic_store_n(&line.seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-/* The kernel's RAW clock between two ordered counter reads. */
+/* The kernel's RAW clock between two fenced counter reads. */
 static int sandwich(struct fr_cal_point *pt)
 {
 	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
