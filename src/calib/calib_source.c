@@ -20,7 +20,8 @@
 /*
  * What readers see, under a seqcount: the line, whether it serves, and when the next sandwich
  * is due. The writer holds `updater`, makes seq odd, reads the counter (so every reading made
- * with the old line precedes the switch point in the ordered and fenced modes), writes, makes seq even.
+ * with the old line precedes the switch point in the ordered and fenced modes), writes, makes
+ * seq even.
  */
 static struct {
 	uint32_t seq;
