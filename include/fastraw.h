@@ -27,8 +27,9 @@ extern "C" {
 int64_t fastraw_now_ns(void);
 
 /*
- * The counter as the library reads it for CLOCK_MONOTONIC_RAW: rdtsc, lfence;rdtsc or rdtscp,
- * chosen at initialisation (FASTRAW_TSC, CPUID). rdtscp is never executed on a CPU without it.
+ * The counter as the library reads it for CLOCK_MONOTONIC_RAW: the ordered, fenced or unordered
+ * read (on x86-64 rdtscp, lfence;rdtsc or rdtsc), chosen at initialisation (FASTRAW_TSC, the
+ * CPU's features). The ordered read is never executed on a CPU without it.
  * Always a counter value, even when the fast path is off; fastraw_ticks_to_ns says whether it
  * can be converted.
  */
@@ -45,7 +46,7 @@ uint64_t fastraw_ticks(void);
  * fastraw_now_ns() for a reading of that same counter value, exactly (0 ns), however late the
  * conversion, and for values older than the snapshot (below its cycle_last) the line is
  * extrapolated backwards, again exactly. Two cases differ:
- *  - a live reading whose counter lagged the snapshot (another CPU's TSC behind) is clamped
+ *  - a live reading whose counter lagged the snapshot (another CPU's counter behind) is clamped
  *    by the vDSO to the snapshot's base; the conversion gives the unclamped, earlier value;
  *  - in pvclock mode, if the hypervisor re-based the pvclock page (new tsc_timestamp,
  *    system_time or mul) between the read and the conversion, the result carries that
@@ -74,7 +75,7 @@ struct fastraw_info {
 	const char *kernel;     /* kernel release, e.g. "6.18.44-fc" ("?" if unknown) */
 	const char *era;        /* data-page layout, e.g. "6.17+", or "none" */
 	const char *clock_mode; /* RAW entry's clock mode at start: "tsc", "pvclock", "none", ... or "unknown" */
-	const char *counter;    /* counter read: "rdtsc", "lfence" or "rdtscp" */
+	const char *counter;    /* counter read as FASTRAW_TSC names it: "rdtsc", "lfence" or "rdtscp" on x86-64 */
 	const char *reason;     /* why pass-through when !active; "active" otherwise */
 	const char *source;     /* "kernel" (exact, from the data pages), "calibrated" (estimated from
 				   the counter, within 2 us of the kernel after warm-up) or "none" */

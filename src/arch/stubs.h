@@ -38,7 +38,11 @@ struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *vers
 
 /*
  * The syscall stub serves CLOCK_MONOTONIC_RAW itself (fr_syscall_raw) only when
- * fr_syscall_raw_mode is FR_RAW_MODE_ON; while it is FR_RAW_MODE_UNKNOWN it asks
+ * fr_syscall_raw_mode is FR_RAW_MODE_ON and the timespec lies inside a stack page this thread
+ * has just written, above the caller's frame, so that storing it cannot fault where the kernel
+ * would answer EFAULT (interpose/interpose_syscall.c says why). Each architecture's stub
+ * checks it against its own write: on x86-64 the call instruction's push of the return
+ * address, with the timespec above it in its page. While the mode is FR_RAW_MODE_UNKNOWN it asks
  * fr_syscall_mode_read (0: not yet readable). Every other call jumps to
  * fr_syscall_next_cache, filled by fr_syscall_next, else to fr_syscall_none.
  */

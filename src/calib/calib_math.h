@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Calibrated mode's pure core: a counter-to-RAW estimate from kernel sandwiches, and the slewed line readers use. */
-#ifndef FR_CALIB_H
-#define FR_CALIB_H
+#ifndef FR_CALIB_MATH_H
+#define FR_CALIB_MATH_H
 
 #include <stdint.h>
 

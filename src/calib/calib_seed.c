@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Calibrated mode's seed: may the TSC be trusted, and its rate from CPUID or a mult/shift. */
+/* Calibrated mode's seed: may the counter be trusted, and its rate from the kernel's mult/shift or the CPU's report. */
 #include "calib/calib_seed.h"
 
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Calibrated mode's inputs: whether the counter may be trusted, and what the kernel or CPU says its rate is. */
-#ifndef FR_SEED_H
-#define FR_SEED_H
+#ifndef FR_CALIB_SEED_H
+#define FR_CALIB_SEED_H
 
 #include <stdint.h>
 
@@ -10,11 +10,13 @@
 #include "kdata/gtod.h"
 
 /*
- * Eligibility rule (documented in the README): the CPU says its TSC is invariant (CPUID
- * 0x80000007 EDX bit 8), and the kernel has not given up on it: "tsc" is among the available
- * clocksources, or /proc/cpuinfo's flags of the first CPU include "tsc_reliable" and the kernel
- * command line does not say "tsc=unstable" (the flag comes from the hypervisor and survives that
- * option). Returns NULL when eligible, else the reason. Pure: the caller reads the strings (any
+ * Eligibility rule (the README's "Calibrated mode", "When"): the CPU says its counter is
+ * invariant (cpu->invariant_counter), and the kernel has not given up on it: FR_ARCH_CLOCKSOURCE
+ * is among the available clocksources, or the first CPU's /proc/cpuinfo flags include
+ * FR_ARCH_CPUINFO_RELIABLE and the kernel command line does not say FR_ARCH_CMDLINE_UNSTABLE
+ * (on x86-64 "tsc", "tsc_reliable", "tsc=unstable": the flag comes from the hypervisor and
+ * survives that option; either word left undefined where the kernel has none). Returns NULL
+ * when eligible, else the reason. Pure: the caller reads the strings (any
  * may be NULL: unknown).
  */
 const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,

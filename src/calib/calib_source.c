@@ -20,7 +20,8 @@
 /*
  * What readers see, under a seqcount: the line, whether it serves, and when the next sandwich
  * is due. The writer holds `updater`, makes seq odd, reads the counter (so every reading made
- * with the old line precedes the switch point in ordered modes), writes, makes seq even.
+ * with the old line precedes the switch point in the ordered and fenced modes), writes, makes
+ * seq even.
  */
 static struct {
 	uint32_t seq;
@@ -154,7 +155,7 @@ static void publish(void)
 	__atomic_store_n(&line.seq, seq + 2, __ATOMIC_RELEASE);
 }
 
-/* The kernel's RAW clock between two ordered counter reads. */
+/* The kernel's RAW clock between two fenced counter reads. */
 static int sandwich(struct fr_cal_point *pt)
 {
 	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);

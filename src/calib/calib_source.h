@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Calibrated mode at run time: sandwiches with the kernel's RAW clock, a published line, and its readers. */
-#ifndef FR_CALSRC_H
-#define FR_CALSRC_H
+#ifndef FR_CALIB_SOURCE_H
+#define FR_CALIB_SOURCE_H
 
 #include <stdint.h>
 
@@ -27,7 +27,10 @@ fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode);
 /* The same reading as one integer of nanoseconds (fastraw_now_ns), -1 when even the kernel failed. */
 fr_now_fn fr_cal_now_for(enum fr_counter_mode mode);
 
-/* The seed for this machine: the kernel's pvclock or TSC-mode data page when usable, else CPUID. */
+/*
+ * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable, else the
+ * rate the CPU reports (fr_arch_counter_rates).
+ */
 struct fr_kdata;
 void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out);
 

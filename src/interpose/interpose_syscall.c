@@ -19,16 +19,17 @@
  * itself for programs that test it). The functions here are what it calls and reads.
  *
  * RAW is served in-process only with FASTRAW_SYSCALL=1 and when the 16 bytes at p lie above
- * the return address and inside its page: the caller's call instruction has just stored there,
- * so that page is mapped and writable for this thread now, and the store cannot fault where
- * the kernel would answer EFAULT. Any other pointer (the heap, static data, another stack page,
+ * the caller's frame inside a stack page this thread has just written (on x86-64 the call
+ * instruction's push of the return address is that write: p above it, in its page): that page
+ * is mapped and writable for this thread now, so the store cannot fault where the kernel would
+ * answer EFAULT. Any other pointer (the heap, static data, another stack page,
  * and every bad one: unmapped, read-only, PROT_NONE, NULL, kernel) goes to the kernel. Telling
  * a writable page without a fault needs a system call, which costs what the kernel's own
  * clock_gettime does; a cache of pages once found writable would fault after munmap or
  * mprotect, and a SIGSEGV handler would change the host. The cost: a timespec on the heap, in
- * static data or across a page boundary from the return address gets the kernel's speed; the
- * stack's offset in its page is random, so a local d bytes above the return address misses in
- * about (d + 16) in 4096 runs.
+ * static data or across a page boundary from that write gets the kernel's speed; the stack's
+ * offset in its page is random, so a local d bytes above the written word misses in about
+ * (d + 16) in 4096 runs (4 KiB pages).
  */
 
 void *fr_syscall_next_cache;

@@ -16,7 +16,7 @@
 struct fr_env_warning {
 	const char *name;     /* "FASTRAW_TSC" */
 	const char *value;    /* points into the environment block */
-	const char *accepted; /* "rdtscp, lfence, rdtsc" */
+	const char *accepted; /* "rdtscp, lfence, rdtsc" on x86-64 (the arch's counter names) */
 };
 
 /* FASTRAW_SOURCE: where CLOCK_MONOTONIC_RAW comes from. */

@@ -8,9 +8,9 @@
 #
 #   - In src/, include/ and tools/, inline assembly, CPU intrinsics and their headers (cpuid.h,
 #     the *intrin.h family, arm_neon.h, arm_acle.h) and assembly files appear only under
-#     src/arch/: a second architecture then adds a folder there and edits no generic code. The one
-#     exception is the compiler barrier, an empty template that emits no instruction, in
-#     src/base/access.h.
+#     src/arch/: a second architecture then puts its CPU code in a folder there, none in
+#     generic files. The one exception is the compiler barrier, an empty template that emits
+#     no instruction, in src/base/access.h.
 #   - No folder of src/ holds more than 16 files (its README.md counts), so that each stays one
 #     job a reader takes in at once.
 #   - Every folder below src/ has a README.md: what the layer holds and what it may use.
