@@ -12,7 +12,7 @@
 #include "base/access.h"
 #include "passthru/passthru.h"
 
-/* A counter read: rdtsc, lfence;rdtsc or rdtscp in production, a synthetic value in tests. */
+/* A counter read: one of the fr_arch_counter_* reads in production, a synthetic value in tests. */
 typedef uint64_t (*fr_counter_fn)(void);
 
 /* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
@@ -269,7 +269,7 @@ fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fas
 
 /*
  * The fast reading of one data entry: the common case of fr_raw_read_general in as few
- * instructions as possible (with lfence each one counts), and the general path, out of line,
+ * instructions as possible (behind a fenced read each one counts), and the general path, out of line,
  * for everything else.
  *
  * pvclock: the clocksource runs at 1 GHz, so mult == 1 << shift (kvm-clock and Xen register at
@@ -286,7 +286,7 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 {
 	/*
 	 * Only seq, mode and the pvclock version are read before the counter: the counter read
-	 * waits for them (lfence, rdtscp) and for nothing else. Every other field is read after it,
+	 * waits for them (the ordered and fenced reads) and for nothing else. Every other field is read after it,
 	 * still inside both windows, which is the same snapshot the kernel's order would see.
 	 */
 	const struct fr_kdata *kd = r->kd;

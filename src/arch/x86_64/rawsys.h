@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A system call by the syscall instruction itself: libc's syscall() is ours, errno stays untouched, and it works before relocation. */
-#ifndef FR_RAWSYS_H
-#define FR_RAWSYS_H
+#ifndef FR_X86_64_RAWSYS_H
+#define FR_X86_64_RAWSYS_H
 
 /* System call nr with six arguments: the kernel's result, a negative errno on failure. */
 static inline long fr_sys6(long nr, long a, long b, long c, long d, long e, long f)
