@@ -73,9 +73,8 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_INVARIANT_WHY, FR_ARCH_UNTRUSTED_WHY
  *                                             string literals for calibrated mode's eligibility
  *                                             rule: the kernel's clocksource of this counter,
- *                                             the boot option that distrusts it and the
- *                                             /proc/cpuinfo flag that vouches for it (either left
- *                                             undefined where the kernel has none), and the two
+ *                                             the boot option that distrusts it, the
+ *                                             /proc/cpuinfo flag that vouches for it, and the two
  *                                             reasons printed when a counter is refused
  *
  * Generic code includes this header, the interposers also arch/stubs.h, the tests

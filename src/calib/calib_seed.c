@@ -102,17 +102,10 @@ const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *
 		return FR_ARCH_INVARIANT_WHY;
 	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), FR_ARCH_CLOCKSOURCE))
 		return NULL;
-#ifdef FR_ARCH_CMDLINE_UNSTABLE
 	if (cmdline && has_word(cmdline, string_end(cmdline), FR_ARCH_CMDLINE_UNSTABLE))
 		return "the kernel was booted with " FR_ARCH_CMDLINE_UNSTABLE;
-#endif
-#ifdef FR_ARCH_CPUINFO_RELIABLE
 	if (cpuinfo && first_cpu_flags(cpuinfo, &v, &v_end) && has_word(v, v_end, FR_ARCH_CPUINFO_RELIABLE))
 		return NULL;
-#endif
-	(void)cpuinfo;
-	(void)v;
-	(void)v_end;
 	return FR_ARCH_UNTRUSTED_WHY;
 }
 
@@ -167,13 +160,14 @@ void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_see
 		return;
 	/*
 	 * A tick is 1e9 * hz_den / hz_num ns, in 32.32. A rate too slow to give a 64-bit mult
-	 * (a tick of 2^32 ns or more) is no rate: the next candidate is tried.
+	 * (a tick of 2^32 ns or more), or a zero numerator or denominator, is no rate: the next
+	 * candidate is tried.
 	 */
 	for (int i = 0; i < rates->n && i < FR_ARCH_RATES_MAX; i++) {
 		const struct fr_arch_rate *r = &rates->r[i];
 		uint64_t m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * r->hz_den, r->hz_num);
 
-		if (m && r->hz_den) {
+		if (m) {
 			out->mult = m;
 			out->source = r->source;
 			return;

@@ -15,7 +15,7 @@
  * is among the available clocksources, or the first CPU's /proc/cpuinfo flags include
  * FR_ARCH_CPUINFO_RELIABLE and the kernel command line does not say FR_ARCH_CMDLINE_UNSTABLE
  * (on x86-64 "tsc", "tsc_reliable", "tsc=unstable": the flag comes from the hypervisor and
- * survives that option; either word left undefined where the kernel has none). Returns NULL
+ * survives that option). Returns NULL
  * when eligible, else the reason. Pure: the caller reads the strings (any
  * may be NULL: unknown).
  */
