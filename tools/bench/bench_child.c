@@ -10,16 +10,17 @@
 #include <time.h>
 
 #include "bench/bench_child.h"
+#include "arch/arch.h"
 
 #define ORDER_SAMPLES 10000
 
 enum bench_kind bench_mode_counter(const char *mode)
 {
-	if (strcmp(mode, "rdtsc") == 0)
+	if (strcmp(mode, FR_ARCH_COUNTER_NAME_UNORDERED) == 0)
 		return BK_RDTSC;
-	if (strcmp(mode, "lfence") == 0)
+	if (strcmp(mode, FR_ARCH_COUNTER_NAME_FENCED) == 0)
 		return BK_LFENCE;
-	if (strcmp(mode, "rdtscp") == 0)
+	if (strcmp(mode, FR_ARCH_COUNTER_NAME_ORDERED) == 0)
 		return BK_RDTSCP;
 	return bench_have_rdtscp() ? BK_RDTSCP : BK_LFENCE;
 }

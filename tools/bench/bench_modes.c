@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "bench/bench_child.h"
 #include "bench/bench_env.h"
 #include "bench/bench_loops.h"
@@ -110,17 +111,20 @@ int bench_modes_run(const char *lib, int rounds, long iters)
 {
 	int have_rdtscp = bench_have_rdtscp(), failed = 0;
 	struct mode_row modes[] = {
-		{ .name = "rdtsc", .set = { "FASTRAW_TSC=rdtsc" }, .available = 1 },
-		{ .name = "lfence", .set = { "FASTRAW_TSC=lfence" }, .available = 1 },
-		{ .name = "rdtscp", .set = { "FASTRAW_TSC=rdtscp" }, .available = have_rdtscp },
+		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED }, .available = 1 },
+		{ .name = FR_ARCH_COUNTER_NAME_FENCED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_FENCED }, .available = 1 },
+		{ .name = FR_ARCH_COUNTER_NAME_ORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED }, .available = have_rdtscp },
 		{ .name = "default", .available = 1 },
 		/* Calibrated mode: its speed here, its error in scripts/bench.sh's long run. */
-		{ .name = "rdtsc", .set = { "FASTRAW_TSC=rdtsc", "FASTRAW_SOURCE=calibrated" }, .label = "cal-rdtsc",
-		  .available = 1 },
-		{ .name = "lfence", .set = { "FASTRAW_TSC=lfence", "FASTRAW_SOURCE=calibrated" },
-		  .label = "cal-lfence", .available = 1 },
-		{ .name = "rdtscp", .set = { "FASTRAW_TSC=rdtscp", "FASTRAW_SOURCE=calibrated" },
-		  .label = "cal-rdtscp", .available = have_rdtscp },
+		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED,
+		  .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED, "FASTRAW_SOURCE=calibrated" },
+		  .label = "cal-" FR_ARCH_COUNTER_NAME_UNORDERED, .available = 1 },
+		{ .name = FR_ARCH_COUNTER_NAME_FENCED,
+		  .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_FENCED, "FASTRAW_SOURCE=calibrated" },
+		  .label = "cal-" FR_ARCH_COUNTER_NAME_FENCED, .available = 1 },
+		{ .name = FR_ARCH_COUNTER_NAME_ORDERED,
+		  .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED, "FASTRAW_SOURCE=calibrated" },
+		  .label = "cal-" FR_ARCH_COUNTER_NAME_ORDERED, .available = have_rdtscp },
 		{ .name = "default", .set = { "FASTRAW_SOURCE=calibrated" }, .label = "cal-default", .available = 1 },
 	};
 	const int nmodes = (int)(sizeof(modes) / sizeof(modes[0]));
