@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* x86-64's exported dlsym and dlvsym: ask the router (arch/stubs.h), then return its value or jump on with the caller's frame. */
 
-/* With -fcf-protection, the IBT and SHSTK property note the compiler gives every C object. */
+/*
+ * With -fcf-protection (__CET__), the IBT and SHSTK property note the compiler gives every C
+ * object. Without it <cet.h> adds nothing, and compilers older than GCC 8 have no <cet.h>.
+ */
+#ifdef __CET__
 #include <cet.h>
+#endif
 
 	.hidden fr_dlsym_route
 	.hidden fr_dlvsym_route

@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* x86-64's exported syscall(): RAW clock_gettime served in-process when asked for, every other call on with all registers as the caller left them. */
+/*
+ * With -fcf-protection (__CET__), the IBT and SHSTK property note the compiler gives every C
+ * object. Without it <cet.h> adds nothing, and compilers older than GCC 8 have no <cet.h>.
+ */
+#ifdef __CET__
 #include <cet.h>
+#endif
 #include <sys/syscall.h>
 
 #include "arch/stubs.h"
