@@ -18,9 +18,10 @@
 /*
  * The vDSO data page's clock_mode values that mean "read the counter" (the kernel's
  * VDSO_CLOCKMODE_ARCHTIMER and VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT, arch/arm64/include/asm/
- * vdso/clocksource.h, 5.5+; NOCOMPAT only tells 32-bit tasks to take the system call, a
- * 64-bit task reads the counter in both). arm64 has no paravirtual clock modes: the two
- * pvclock/hvclock numbers are ones no clock_mode ever holds.
+ * vdso/clocksource.h, 5.7+; NOCOMPAT only tells 32-bit tasks to take the system call, a
+ * 64-bit task reads the counter in both; 5.3-5.6 numbered the field otherwise, 0 for the
+ * counter). arm64 has no paravirtual clock modes: the two pvclock/hvclock numbers are ones no
+ * clock_mode ever holds.
  */
 #define FR_ARCH_MODE_COUNTER 1
 #define FR_ARCH_MODE_COUNTER_ALT 2
