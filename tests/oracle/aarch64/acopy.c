@@ -119,8 +119,12 @@ static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 
 	/* Page 0 is a namespace page when its RAW entry has seq 1 and the marker; only then is the next page mapped. */
 	ac->live_in_timens = *(const volatile uint32_t *)raw == 1 && *(const volatile uint32_t *)(raw + 4) == AC_TIMENS_MODE;
-	if (ac->live_in_timens)
+	if (ac->live_in_timens) {
+		/* The namespace page never changes (seq stays 1): a plain copy. */
+		for (size_t i = 0; i < AC_PAGE; i++)
+			ac->ns_page[i] = vvar[i];
 		real += (size_t)g->timens_page * AC_PAGE;
+	}
 	if (copy_stable(ac->time_page, real, g->raw_off) != 0)
 		return "the live data page never settled";
 	memcpy(&ac->live_mode, ac->time_page + g->raw_off + 4, 4);

@@ -50,6 +50,7 @@ struct acopy {
 	uint8_t *text;  /* copy of [vdso], patched and executable */
 	uint8_t *tramp; /* the trampoline page */
 	uint8_t time_page[AC_PAGE]; /* the live data page as copied */
+	uint8_t ns_page[AC_PAGE];   /* the live namespace page (page 0) when live_in_timens */
 	int live_mode;       /* clock_mode of the live RAW entry */
 	int live_in_timens;  /* this process runs in a time namespace (the real page was copied) */
 	uint64_t cntfrq;     /* CNTFRQ_EL0 */

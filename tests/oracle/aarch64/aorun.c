@@ -39,17 +39,21 @@ const char *aorun_open(int *fatal)
 	struct acopy_geom g;
 	struct utsname u;
 	const char *why;
+	enum fr_release_kind kind;
 
 	*fatal = 0;
 	if (!vdso)
 		return "no vDSO in this process (qemu-user gives none)";
 	if (uname(&u) != 0)
 		return "uname failed";
-	lay = fr_layout_for_release(u.release, &why);
-	if (!lay)
+	lay = fr_layout_for_release_kind(u.release, &why, &kind);
+	/* A release before the first era has nothing the library would read: a legitimate absence. */
+	if (!lay && kind == FR_REL_OLD)
 		return why;
 	/* From here on a vDSO with RAW data exists: anything that stops the oracle is a failure. */
 	*fatal = 1;
+	if (!lay)
+		return why;
 	g = (struct acopy_geom){ .pages_below = lay->pages_below, .raw_off = lay->data_off + lay->clock_size,
 				 .clock_size = lay->clock_size, .timens_page = lay->timens_page };
 	why = acopy_open(&aorun_ac, vdso, &g);

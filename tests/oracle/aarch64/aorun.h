@@ -82,6 +82,8 @@ struct aorun_clock {
 
 /* Restores the live data page (as copied) on page 0 and a zero namespace page. */
 void aorun_reset_pages(void);
+/* Puts the live namespace page and the live data page behind it in place (live_in_timens only). */
+void aorun_use_live_timens(void);
 /* Sets the clock mode of both entries of data page `page`, and c in its RAW entry; seq stays as copied. */
 void aorun_set_clock(unsigned page, int mode, const struct aorun_clock *c);
 void aorun_get_clock(unsigned page, struct aorun_clock *c);

@@ -60,6 +60,12 @@ void aorun_reset_pages(void)
 		memset(aorun_ac.vvar + aorun_timens_page() * AC_PAGE, 0, AC_PAGE);
 }
 
+void aorun_use_live_timens(void)
+{
+	memcpy(aorun_ac.vvar, aorun_ac.ns_page, AC_PAGE);
+	memcpy(aorun_ac.vvar + aorun_timens_page() * AC_PAGE, aorun_ac.time_page, AC_PAGE);
+}
+
 void aorun_set_clock(unsigned page, int mode, const struct aorun_clock *c)
 {
 	uint8_t *e = entry(page, 1);

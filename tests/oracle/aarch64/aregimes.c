@@ -326,6 +326,18 @@ START_TEST(regime7_seq_and_live)
 	} else {
 		aorun_skip("7b (live snapshot)", "the live clock mode is not the arch timer");
 	}
+	/* Inside a time namespace: the live namespace page with the live data behind it. */
+	if (aorun_ac.live_in_timens && fr_mode_is_counter(aorun_ac.live_mode)) {
+		uint64_t now;
+
+		aorun_use_live_timens();
+		aorun_begin(&t, "7c live namespace page, counter = now + [0, 2^33)", AORUN_COMPUTE);
+		for (unsigned i = 0; i < AORUN_N; i++) {
+			__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(now));
+			aorun_one(&t, now + aorun_below(1ULL << 33));
+		}
+		ok &= aorun_end(&t);
+	}
 	aorun_reset_pages();
 	ck_assert_msg(ok, "regime 7: the kernel's vDSO and ours disagree (see the lines above)");
 }
