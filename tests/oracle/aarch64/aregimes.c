@@ -8,7 +8,10 @@
 
 #define MASK56 ((1ULL << 56) - 1)
 
-/* The mult/shift pairs the arch timer clocksource gets, read from the data page of a 6.1 guest at each CNTFRQ_EL0 (QEMU cntfrq=). */
+/*
+ * The mult/shift pairs the arch timer clocksource gets: read from the data page of a 6.1 guest
+ * at each CNTFRQ_EL0 (QEMU's cntfrq= CPU property).
+ */
 static const struct {
 	const char *name;
 	uint32_t mult, shift;
