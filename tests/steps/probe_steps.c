@@ -29,9 +29,11 @@
 #define MAX_WORDS 512
 /* Calls traced to their return with one counter read; the fewest steps among them are reported. */
 #define GOOD_TRACES 3
+/* How long the tracer waits, at most, for a timer tick before it counts. */
+#define TICK_WAIT_NS 50000000LL
 /* Calls abandoned (a second counter read: the seqcount moved under the slow steps) before one is
    traced to the end anyway. */
-#define MAX_TRACES 256
+#define MAX_TRACES 1000
 
 /* What the traced call returned, sent by the child once it runs untraced again. */
 struct outcome {
@@ -43,6 +45,7 @@ struct outcome {
 /* One traced call: steps from the call instruction to the return, by kind, and the words seen. */
 struct trace {
 	long steps, kinds[STEP_KINDS], in_vdso;
+	int64_t ns; /* how long the counted steps took */
 	uint8_t words[MAX_WORDS][STEP_SHOW_BYTES];
 };
 
@@ -170,7 +173,26 @@ static int step(pid_t pid, int *sig)
 }
 
 /*
- * Steps the child, stopped in raise(), to the entry of target (not counted), then counts every
+ * Returns just after the kernel's timekeeping update (CLOCK_MONOTONIC_COARSE moves only then),
+ * or after TICK_WAIT_NS without one: counting then starts with a whole tick before the next
+ * update, the best chance for the call's seqcount window to see none. Only a head start: no
+ * count depends on it.
+ */
+static void wait_for_tick(void)
+{
+	struct timespec c0, c, t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &c0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &c);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
+}
+
+/*
+ * Steps the child, stopped in raise(), to the entry of target (not counted), waits there for a
+ * timer tick, then counts every
  * instruction until control is back in the probe's own text: the call instruction (counted as
  * one, it ran before the entry) and everything target executes, its return included. With
  * abandon set, a call about to read the counter a second time is given up.
@@ -182,6 +204,7 @@ static const char *trace(pid_t pid, int abandon, struct trace *t)
 	step_regs regs;
 	long lead = 0;
 	int sig = 0;
+	int64_t t0;
 
 	if (!find_map((uintptr_t)traced_call, NULL, &text))
 		return "cannot find the probe's text in /proc/self/maps";
@@ -196,6 +219,8 @@ static const char *trace(pid_t pid, int abandon, struct trace *t)
 		if (step(pid, &sig) != 0)
 			return "PTRACE_SINGLESTEP failed before the call";
 	}
+	wait_for_tick();
+	t0 = e2e_kernel_raw_ns();
 	t->steps = 1;
 	while (!in_range(&text, step_pc(&regs))) {
 		uint8_t b[8];
@@ -217,6 +242,7 @@ static const char *trace(pid_t pid, int abandon, struct trace *t)
 		if (step(pid, &sig) != 0 || get_regs(pid, &regs) != 0)
 			return "PTRACE_SINGLESTEP failed";
 	}
+	t->ns = e2e_kernel_raw_ns() - t0;
 	return NULL;
 }
 
@@ -376,6 +402,7 @@ int main(int argc, char **argv)
 		printf("served=%s\n", dladdr((void *)target, &di) && di.dli_fname ? di.dli_fname : "?");
 	}
 	print_trace(&best);
-	printf("traces=%d\ngood=%d\ndecided=%d\n", traces, good, decided);
+	printf("traces=%d\ngood=%d\nstep_ns=%lld\ndecided=%d\n", traces, good,
+	       (long long)(best.ns / (best.steps > 1 ? best.steps - 1 : 1)), decided);
 	return ret;
 }
