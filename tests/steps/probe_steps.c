@@ -190,17 +190,32 @@ static void wait_for_tick(void)
 	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
 }
 
+/* Reads the instruction at pc and counts it as the next step of t; 0, or -1 when it cannot be read. */
+static int record(pid_t pid, uintptr_t pc, const struct range *vdso, struct trace *t)
+{
+	uint8_t b[8];
+	int n = peek_code(pid, pc, b);
+
+	if (n == 0)
+		return -1;
+	t->kinds[step_classify(b, (size_t)n)]++;
+	t->in_vdso += in_range(vdso, pc);
+	if (t->steps < MAX_WORDS)
+		memcpy(t->words[t->steps], b, STEP_SHOW_BYTES);
+	t->steps++;
+	return 0;
+}
+
 /*
  * Steps the child, stopped in raise(), to the entry of target (not counted), waits there for a
- * timer tick, then counts every
- * instruction until control is back in the probe's own text: the call instruction (counted as
- * one, it ran before the entry) and everything target executes, its return included. With
- * abandon set, a call about to read the counter a second time is given up.
+ * timer tick, then counts from the call instruction (the step before the entry) until control
+ * is back in the probe's own text: the call and everything target executes, its return
+ * included. With abandon set, a call about to read the counter a second time is given up.
  */
 static const char *trace(pid_t pid, int abandon, struct trace *t)
 {
 	struct range text, vdso = { 0, 0 };
-	uintptr_t entry = (uintptr_t)target;
+	uintptr_t entry = (uintptr_t)target, call = 0;
 	step_regs regs;
 	long lead = 0;
 	int sig = 0;
@@ -214,27 +229,21 @@ static const char *trace(pid_t pid, int abandon, struct trace *t)
 			return "PTRACE_GETREGSET failed";
 		if (step_pc(&regs) == entry)
 			break;
+		call = step_pc(&regs);
 		if (++lead > MAX_LEAD)
 			return "the call was not reached";
 		if (step(pid, &sig) != 0)
 			return "PTRACE_SINGLESTEP failed before the call";
 	}
+	if (!in_range(&text, call))
+		return "the step before the entry is not in the probe's text";
 	wait_for_tick();
 	t0 = e2e_kernel_raw_ns();
-	t->steps = 1;
+	if (record(pid, call, &vdso, t) != 0)
+		return "PTRACE_PEEKTEXT failed";
 	while (!in_range(&text, step_pc(&regs))) {
-		uint8_t b[8];
-		int n = peek_code(pid, step_pc(&regs), b);
-		enum step_kind k;
-
-		if (n == 0)
+		if (record(pid, step_pc(&regs), &vdso, t) != 0)
 			return "PTRACE_PEEKTEXT failed";
-		k = step_classify(b, (size_t)n);
-		t->kinds[k]++;
-		t->in_vdso += in_range(&vdso, step_pc(&regs));
-		if (t->steps < MAX_WORDS)
-			memcpy(t->words[t->steps], b, STEP_SHOW_BYTES);
-		t->steps++;
 		if (abandon && t->kinds[STEP_READ] + t->kinds[STEP_READ_ORDERED] > 1)
 			return abandoned;
 		if (t->steps >= MAX_STEPS)
@@ -341,9 +350,9 @@ static void print_trace(const struct trace *t)
 	printf("vdso_steps=%ld\n", t->in_vdso);
 	printf("kinds: reads=%s ordered_reads=%s fences=%s syscalls=%s\n", names[STEP_READ],
 	       names[STEP_READ_ORDERED], names[STEP_FENCE], names[STEP_SYSCALL]);
-	/* Word 0 is the call instruction, executed before the tracer could read it: not shown. */
+	/* Word 0 is the call instruction. */
 	printf("words=");
-	for (long i = 1; i < t->steps && i < MAX_WORDS; i++) {
+	for (long i = 0; i < t->steps && i < MAX_WORDS; i++) {
 		for (int j = 0; j < STEP_SHOW_BYTES; j++)
 #if defined(__x86_64__)
 			printf("%02x", t->words[i][j]);
@@ -353,8 +362,6 @@ static void print_trace(const struct trace *t)
 #endif
 		putchar(i + 1 < t->steps && i + 1 < MAX_WORDS ? ' ' : '\n');
 	}
-	if (t->steps <= 1)
-		putchar('\n');
 }
 
 /*
@@ -403,6 +410,6 @@ int main(int argc, char **argv)
 	}
 	print_trace(&best);
 	printf("traces=%d\ngood=%d\nstep_ns=%lld\ndecided=%d\n", traces, good,
-	       (long long)(best.ns / (best.steps > 1 ? best.steps - 1 : 1)), decided);
+	       (long long)(best.ns / (best.steps ? best.steps : 1)), decided);
 	return ret;
 }
