@@ -33,7 +33,7 @@
 #define TICK_WAIT_NS 50000000LL
 /* Calls abandoned (a second counter read: the seqcount moved under the slow steps) before one is
    traced to the end anyway. */
-#define MAX_TRACES 1000
+#define MAX_TRACES 300
 
 /* What the traced call returned, sent by the child once it runs untraced again. */
 struct outcome {

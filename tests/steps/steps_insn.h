@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 /* The kinds the suite asserts on, named by meaning; STEP_NAMES gives this CPU's instruction names. */
 enum step_kind {
@@ -52,6 +51,8 @@ static inline enum step_kind step_classify(const uint8_t *b, size_t n)
 #elif defined(__aarch64__)
 #include <asm/ptrace.h>
 
+#include "arch/insn.h"
+
 #define STEP_NAMES { [STEP_READ] = "cntvct", [STEP_READ_ORDERED] = "cntvctss", [STEP_FENCE] = "isb", [STEP_SYSCALL] = "svc" }
 #define STEP_SHOW_BYTES 4
 
@@ -62,31 +63,21 @@ static inline uintptr_t step_pc(const step_regs *r)
 	return (uintptr_t)r->pc;
 }
 
-/*
- * A64 encodings (Arm ARM C6): MRS Xt, <sysreg> is 0xd5300000 | o0 << 19 | op1 << 16 | CRn << 12 |
- * CRm << 8 | op2 << 5 | Rt with op0 = 2 + o0; CNTVCT_EL0 is (3, 3, 14, 0, 2), CNTVCTSS_EL0
- * (3, 3, 14, 0, 6). ISB is 0xd50330df | CRm << 8 (isb sy: 0xd5033fdf); SVC #imm is 0xd4000001 |
- * imm << 5. The masks drop Rt, CRm and imm.
- */
-#define STEP_A64_MRS_CNTVCT 0xd53be040u
-#define STEP_A64_MRS_CNTVCTSS 0xd53be0c0u
-#define STEP_A64_ISB 0xd50330dfu
-#define STEP_A64_SVC 0xd4000001u
-
+/* b holds the n bytes (n >= 1) at the program counter: one A64 word (arch/aarch64/insn.h's encodings). */
 static inline enum step_kind step_classify(const uint8_t *b, size_t n)
 {
 	uint32_t w;
 
 	if (n < 4)
 		return STEP_OTHER;
-	memcpy(&w, b, 4);
-	if ((w & 0xffffffe0u) == STEP_A64_MRS_CNTVCT)
+	w = fr_a64_word(b);
+	if ((w & FR_A64_MRS_MASK) == FR_A64_MRS_CNTVCT)
 		return STEP_READ;
-	if ((w & 0xffffffe0u) == STEP_A64_MRS_CNTVCTSS)
+	if ((w & FR_A64_MRS_MASK) == FR_A64_MRS_CNTVCTSS)
 		return STEP_READ_ORDERED;
-	if ((w & 0xfffff0ffu) == STEP_A64_ISB)
+	if (w == FR_A64_ISB)
 		return STEP_FENCE;
-	if ((w & 0xffe0001fu) == STEP_A64_SVC)
+	if (w == FR_A64_SVC0)
 		return STEP_SYSCALL;
 	return STEP_OTHER;
 }
