@@ -8,7 +8,7 @@ if(FASTRAW_SANITIZE)
   return()
 endif()
 
-fr_add_e2e_probe(steps steps/probe_steps.c e2e/elfwalk.c)
+fr_add_e2e_probe(steps steps/probe_steps.c steps/stepper.c e2e/elfwalk.c)
 # The vDSO's names and the instruction encodings come from src/arch/, fastraw_info's struct from include/.
 target_include_directories(e2e_probe_steps PRIVATE
   ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/steps)

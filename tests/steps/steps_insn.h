@@ -25,8 +25,10 @@ enum step_kind {
 #include "arch/insn.h"
 
 #define STEP_NAMES { [STEP_READ] = "rdtsc", [STEP_READ_ORDERED] = "rdtscp", [STEP_FENCE] = "lfence", [STEP_SYSCALL] = "syscall" }
-/* Bytes shown of each instruction in the probe's "words=" line: x86 instructions have no fixed size. */
+/* Bytes shown of each instruction in the probe's "words=" line (x86 instructions have no fixed
+   size), in memory order. */
 #define STEP_SHOW_BYTES 4
+#define STEP_SHOW_WORD 0
 
 typedef struct user_regs_struct step_regs;
 
@@ -54,7 +56,9 @@ static inline enum step_kind step_classify(const uint8_t *b, size_t n)
 #include "arch/insn.h"
 
 #define STEP_NAMES { [STEP_READ] = "cntvct", [STEP_READ_ORDERED] = "cntvctss", [STEP_FENCE] = "isb", [STEP_SYSCALL] = "svc" }
+/* One little-endian word per instruction, shown as the manuals write it. */
 #define STEP_SHOW_BYTES 4
+#define STEP_SHOW_WORD 1
 
 typedef struct user_pt_regs step_regs;
 
