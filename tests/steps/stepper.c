@@ -15,9 +15,8 @@
 
 #include "probe.h"
 
-/* Steps from the child's stop to the call, and from the call to its return, at most. */
+/* Steps from the child's stop to the call, at most. */
 #define MAX_LEAD 100000L
-#define MAX_STEPS 100000L
 /* How long the tracer waits, at most, for a timer tick before it counts. */
 #define TICK_WAIT_NS 50000000LL
 
@@ -114,23 +113,48 @@ static void wait_for_tick(void)
 	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
 }
 
-/* Reads the instruction at pc and counts it as the next step of t; 0, or -1 when it cannot be read. */
+/* Reads the instruction at pc and records it as the next step of t; 0, or -1 when it cannot be read. */
 static int record(pid_t pid, uintptr_t pc, const struct step_range *vdso, struct step_trace *t)
 {
 	uint8_t b[8];
 	int n = peek_code(pid, pc, b);
+	long i = t->raw_steps;
 
 	if (n == 0)
 		return -1;
-	t->kinds[step_classify(b, (size_t)n)]++;
-	t->in_vdso += in_range(vdso, pc);
-	if (t->steps < STEP_MAX_WORDS)
-		memcpy(t->words[t->steps], b, STEP_SHOW_BYTES);
-	t->steps++;
+	memcpy(t->words[i], b, STEP_SHOW_BYTES);
+	t->kind[i] = (uint8_t)step_classify(b, (size_t)n);
+	t->vdso[i] = (uint8_t)in_range(vdso, pc);
+	t->rounds += t->kind[i] == STEP_READ || t->kind[i] == STEP_READ_ORDERED;
+	t->raw_steps++;
 	return 0;
 }
 
-const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text, int abandon, struct step_trace *t)
+/* Takes the retried rounds out: keeps the steps before the first counter read and from the last on. */
+static void reduce(struct step_trace *t)
+{
+	long first = -1, last = -1;
+
+	for (long i = 0; i < t->raw_steps; i++)
+		if (t->kind[i] == STEP_READ || t->kind[i] == STEP_READ_ORDERED) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	t->steps = 0;
+	for (long i = 0; i < t->raw_steps; i++) {
+		if (first <= i && i < last)
+			continue;
+		memmove(t->words[t->steps], t->words[i], STEP_SHOW_BYTES);
+		t->kind[t->steps] = t->kind[i];
+		t->vdso[t->steps] = t->vdso[i];
+		t->kinds[t->kind[i]]++;
+		t->in_vdso += t->vdso[i];
+		t->steps++;
+	}
+}
+
+const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text, struct step_trace *t)
 {
 	struct step_range vdso = { 0, 0 };
 	uintptr_t call = 0;
@@ -158,16 +182,19 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
 	if (record(pid, call, &vdso, t) != 0)
 		return "PTRACE_PEEKTEXT failed";
 	while (!in_range(text, step_pc(&regs))) {
+		if (t->raw_steps >= STEP_MAX)
+			return "step limit reached";
 		if (record(pid, step_pc(&regs), &vdso, t) != 0)
 			return "PTRACE_PEEKTEXT failed";
-		if (abandon && t->kinds[STEP_READ] + t->kinds[STEP_READ_ORDERED] > 1)
+		if (t->rounds > STEP_MAX_ROUNDS) {
+			t->ns = e2e_kernel_raw_ns() - t0;
 			return step_abandoned;
-		if (t->steps >= MAX_STEPS)
-			return "step limit reached";
+		}
 		if (step(pid, &sig) != 0 || get_regs(pid, &regs) != 0)
 			return "PTRACE_SINGLESTEP failed";
 	}
 	t->ns = e2e_kernel_raw_ns() - t0;
+	reduce(t);
 	return NULL;
 }
 
@@ -178,14 +205,14 @@ void step_print(const struct step_trace *t)
 	printf("steps=%ld\n", t->steps);
 	for (int k = STEP_OTHER + 1; k < STEP_KINDS; k++)
 		printf("%s=%ld\n", keys[k], t->kinds[k]);
-	printf("vdso_steps=%ld\n", t->in_vdso);
+	printf("vdso_steps=%ld\nraw_steps=%ld\nrounds=%ld\n", t->in_vdso, t->raw_steps, t->rounds);
 	printf("kinds: reads=%s ordered_reads=%s fences=%s syscalls=%s\n", names[STEP_READ],
 	       names[STEP_READ_ORDERED], names[STEP_FENCE], names[STEP_SYSCALL]);
 	/* Word 0 is the call instruction. */
 	printf("words=");
-	for (long i = 0; i < t->steps && i < STEP_MAX_WORDS; i++) {
+	for (long i = 0; i < t->steps; i++) {
 		for (int j = 0; j < STEP_SHOW_BYTES; j++)
 			printf("%02x", t->words[i][STEP_SHOW_WORD ? STEP_SHOW_BYTES - 1 - j : j]);
-		putchar(i + 1 < t->steps && i + 1 < STEP_MAX_WORDS ? ' ' : '\n');
+		putchar(i + 1 < t->steps ? ' ' : '\n');
 	}
 }
