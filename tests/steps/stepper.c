@@ -113,45 +113,19 @@ static void wait_for_tick(void)
 	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
 }
 
-/* Reads the instruction at pc and records it as the next step of t; 0, or -1 when it cannot be read. */
+/* Reads the instruction at pc and counts it as the next step of t; 0, or -1 when it cannot be read. */
 static int record(pid_t pid, uintptr_t pc, const struct step_range *vdso, struct step_trace *t)
 {
 	uint8_t b[8];
 	int n = peek_code(pid, pc, b);
-	long i = t->raw_steps;
 
 	if (n == 0)
 		return -1;
-	memcpy(t->words[i], b, STEP_SHOW_BYTES);
-	t->kind[i] = (uint8_t)step_classify(b, (size_t)n);
-	t->vdso[i] = (uint8_t)in_range(vdso, pc);
-	t->rounds += t->kind[i] == STEP_READ || t->kind[i] == STEP_READ_ORDERED;
-	t->raw_steps++;
+	memcpy(t->words[t->steps], b, STEP_SHOW_BYTES);
+	t->kinds[step_classify(b, (size_t)n)]++;
+	t->in_vdso += in_range(vdso, pc);
+	t->steps++;
 	return 0;
-}
-
-/* Takes the retried rounds out: keeps the steps before the first counter read and from the last on. */
-static void reduce(struct step_trace *t)
-{
-	long first = -1, last = -1;
-
-	for (long i = 0; i < t->raw_steps; i++)
-		if (t->kind[i] == STEP_READ || t->kind[i] == STEP_READ_ORDERED) {
-			if (first < 0)
-				first = i;
-			last = i;
-		}
-	t->steps = 0;
-	for (long i = 0; i < t->raw_steps; i++) {
-		if (first <= i && i < last)
-			continue;
-		memmove(t->words[t->steps], t->words[i], STEP_SHOW_BYTES);
-		t->kind[t->steps] = t->kind[i];
-		t->vdso[t->steps] = t->vdso[i];
-		t->kinds[t->kind[i]]++;
-		t->in_vdso += t->vdso[i];
-		t->steps++;
-	}
 }
 
 const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text, struct step_trace *t)
@@ -182,11 +156,11 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
 	if (record(pid, call, &vdso, t) != 0)
 		return "PTRACE_PEEKTEXT failed";
 	while (!in_range(text, step_pc(&regs))) {
-		if (t->raw_steps >= STEP_MAX)
+		if (t->steps >= STEP_MAX)
 			return "step limit reached";
 		if (record(pid, step_pc(&regs), &vdso, t) != 0)
 			return "PTRACE_PEEKTEXT failed";
-		if (t->rounds > STEP_MAX_ROUNDS) {
+		if (t->kinds[STEP_READ] + t->kinds[STEP_READ_ORDERED] > 1) {
 			t->ns = e2e_kernel_raw_ns() - t0;
 			return step_abandoned;
 		}
@@ -194,7 +168,6 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
 			return "PTRACE_SINGLESTEP failed";
 	}
 	t->ns = e2e_kernel_raw_ns() - t0;
-	reduce(t);
 	return NULL;
 }
 
@@ -205,7 +178,7 @@ void step_print(const struct step_trace *t)
 	printf("steps=%ld\n", t->steps);
 	for (int k = STEP_OTHER + 1; k < STEP_KINDS; k++)
 		printf("%s=%ld\n", keys[k], t->kinds[k]);
-	printf("vdso_steps=%ld\nraw_steps=%ld\nrounds=%ld\n", t->in_vdso, t->raw_steps, t->rounds);
+	printf("vdso_steps=%ld\n", t->in_vdso);
 	printf("kinds: reads=%s ordered_reads=%s fences=%s syscalls=%s\n", names[STEP_READ],
 	       names[STEP_READ_ORDERED], names[STEP_FENCE], names[STEP_SYSCALL]);
 	/* Word 0 is the call instruction. */

@@ -40,10 +40,9 @@ static int run_count(struct e2e_result *r, const char *path, const char *what, i
 	c->syscalls = e2e_int_value(r->out, "syscalls");
 	c->vdso_steps = e2e_int_value(r->out, "vdso_steps");
 	printf("e2e_steps: %s: %lld steps (reads=%lld ordered_reads=%lld fences=%lld syscalls=%lld); traced %lld call(s), "
-	       "the one shown in %lld seqcount round(s), %lld ns a step\n",
+	       "%lld ns a step\n",
 	       path, (long long)c->steps, (long long)c->reads, (long long)c->ordered_reads, (long long)c->fences,
-	       (long long)c->syscalls, (long long)e2e_int_value(r->out, "traces"), (long long)e2e_int_value(r->out, "rounds"),
-	       (long long)e2e_int_value(r->out, "step_ns"));
+	       (long long)c->syscalls, (long long)e2e_int_value(r->out, "traces"), (long long)e2e_int_value(r->out, "step_ns"));
 	{
 		const char *w = strstr(r->out, "words=");
 
