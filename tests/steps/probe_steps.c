@@ -23,7 +23,7 @@
 /* Calls traced to their return; the fewest steps among them are reported. */
 #define GOOD_TRACES 3
 /* Calls traced at most: a call given up at its second counter read (stepper.h) is not counted. */
-#define MAX_TRACES 500
+#define MAX_TRACES 1500
 
 /* What the traced call returned, sent by the child once it runs untraced again. */
 struct outcome {
