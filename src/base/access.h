@@ -24,6 +24,13 @@
  */
 #define FR_BARRIER() fr_arch_rmb()
 
+/*
+ * Keeps the compiler from moving loads across it, and nothing more: for a point the CPU
+ * already orders, such as a counter read after the FR_BARRIER that followed seq (the ordered
+ * reads wait for earlier loads themselves). On x86-64 it is FR_BARRIER itself.
+ */
+#define FR_COMPILER_BARRIER() __asm__ volatile("" ::: "memory")
+
 #define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FR_LIKELY(x) __builtin_expect(!!(x), 1)
 

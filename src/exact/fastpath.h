@@ -343,7 +343,8 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		 */
 		uint64_t c, d;
 
-		FR_BARRIER();
+		/* seq's FR_BARRIER is behind us (fr_raw_read_fast), and mode was read after it. */
+		FR_COMPILER_BARRIER();
 		c = r->counter();
 		fr_fast_fields(r, w, &f);
 		if (FR_UNLIKELY(fr_seq_retry(entry + FR_OFF_SEQ, w->seq)))
