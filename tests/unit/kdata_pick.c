@@ -242,7 +242,7 @@ static void expect_refused(const char *release, const struct fr_where *w, struct
 	ck_assert_str_eq(why, reason);
 	ck_assert_str_eq(pick.era, "none");
 	ck_assert_int_eq(pick.assumed, 0);
-	ck_assert_msg(kd.lay == NULL, "%s: refused (%s) but layout %s set", release, why, kd.lay ? kd.lay->name : "-");
+	ck_assert_msg(kd.lay == NULL, "%s: refused (%s) but kd.lay is %p, not zeroed", release, why, (const void *)kd.lay);
 }
 
 /* A newer release whose page is not the newest layout's, or whose vDSO disagrees, is refused. */
