@@ -159,5 +159,7 @@ TCase *kdata_pick_tcase(void);
 
 /* Test cases of the hvclock readers (fastpath_hv.c). */
 TCase *fastpath_hvclock_tcase(void);
+/* Test cases of the readers under the generic masked delta (fastpath_masked.c). */
+TCase *fastpath_masked_tcase(void);
 
 #endif
