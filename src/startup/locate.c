@@ -7,6 +7,7 @@
 #include "proc/maps.h"
 #include "proc/readable.h"
 #include "elf/vdso_elf.h"
+#include "kdata/eras.h"
 
 /* "M.m" of the release; "?" when it has none. */
 static void put_release(struct fr_line *t, const char *release)
@@ -80,7 +81,12 @@ static void note_assumed(struct fr_pick *pick, const char *release, enum fr_rele
 	case FR_REL_OLD:
 		fr_line_add(&t, "release ");
 		put_release(&t, release);
-		fr_line_add(&t, " says no RAW data (before 5.3)");
+		/* The first era's release: 5.3 on x86-64, 5.10 on arm64. */
+		fr_line_add(&t, " says no RAW data (before ");
+		fr_line_add_uint(&t, fr_eras[0].major);
+		fr_line_add(&t, ".");
+		fr_line_add_uint(&t, fr_eras[0].minor);
+		fr_line_add(&t, ")");
 		break;
 	case FR_REL_UNPARSED:
 		fr_line_add(&t, "kernel release not understood");
@@ -128,8 +134,8 @@ static const char *refusal(struct fr_pick *pick, const char *release, enum fr_re
 	return pick->why;
 }
 
-const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge_fn judge, void *ctx,
-			 struct fr_kdata *kd, struct fr_pick *pick)
+static const char *locate_in(const char *release, const struct fr_where *w, fr_judge_fn judge, void *ctx,
+			     struct fr_kdata *kd, struct fr_pick *pick)
 {
 	enum fr_release_kind kind;
 	const struct fr_layout *own, *lay, *judged = NULL;
@@ -180,8 +186,18 @@ const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge
 			judge_why = why;
 		}
 	}
-	__builtin_memset(kd, 0, sizeof(*kd));
 	return refusal(pick, release, kind, base, judged, judge_why, fr_layout_newest(0), newest_why, tried);
+}
+
+const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge_fn judge, void *ctx,
+			 struct fr_kdata *kd, struct fr_pick *pick)
+{
+	const char *why = locate_in(release, w, judge, ctx, kd, pick);
+
+	/* Every refusal, the early ones too, leaves kd zeroed (startup/locate.h). */
+	if (why)
+		__builtin_memset(kd, 0, sizeof(*kd));
+	return why;
 }
 
 void fr_where_read(struct fr_where *w)
