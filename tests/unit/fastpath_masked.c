@@ -65,7 +65,11 @@ START_TEST(masked_deltas)
 }
 END_TEST
 
-/* Both counter modes (archtimer 1, archtimer_nocompat 2) are read; 3 is no arm64 mode and passes. */
+/*
+ * Both counter modes (archtimer 1, archtimer_nocompat 2) are read, and so is 3, no arm64 mode
+ * yet, as the kernel's vDSO reads the counter in every mode but none (start-up refuses a page
+ * showing it: kdata's checks).
+ */
 START_TEST(masked_modes)
 {
 	struct synth s;
@@ -81,8 +85,13 @@ START_TEST(masked_modes)
 	v.mode = FR_MODE_LAST + 1;
 	v.seq += 2;
 	synth_set_clock(&s, 0, &v);
+	ck_assert(synth_expect(s.era, &v, NULL, NULL, v.L + 1000, &ts));
+	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "an unknown mode 3, read as the kernel does");
+	v.mode = FR_MODE_NONE;
+	v.seq += 2;
+	synth_set_clock(&s, 0, &v);
 	ck_assert(!synth_expect(s.era, &v, NULL, NULL, v.L + 1000, &ts));
-	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "an unknown mode 3");
+	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "mode none");
 	synth_free(&s);
 }
 END_TEST

@@ -246,9 +246,14 @@ int synth_expect_vclock(const struct era *e, const struct clockvals *v, const st
 	(void)p;
 	(void)h;
 #endif
-	if (v->mode != FR_MODE_COUNTER && v->mode != FR_MODE_COUNTER_ALT) {
+#if FR_ARCH_MODE_ANY_COUNTER
+	/* arm64's vDSO reads the counter in every mode but none (docs/kernel-data.md §14.2). */
+	if (v->mode == FR_MODE_NONE)
 		return 0;
-	}
+#else
+	if (v->mode != FR_MODE_COUNTER && v->mode != FR_MODE_COUNTER_ALT)
+		return 0;
+#endif
 	if (e->rules == M_MASKED) {
 		/* The generic delta: no 63-bit mask of the counter and no "invalid" bit (arm64 section). */
 		ns_val = m_raw_masked(c, v->L, synth_mask(e, v), v->mult, v->shift, v->B);

@@ -253,10 +253,10 @@ START_TEST(cannot_convert)
 	v.mode = FR_MODE_NONE;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
-	/* The mode past the last one the architecture knows. */
+	/* The mode past the last one the architecture knows (read as the counter where the vDSO does). */
 	v.mode = FR_MODE_LAST + 1;
 	synth_set_clock(&s, 0, &v);
-	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
+	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_ARCH_MODE_ANY_COUNTER ? FR_OK : FR_PASS);
 #if FR_ARCH_HAS_VCLOCK
 	struct pvvals p = kvm_pv;
 
