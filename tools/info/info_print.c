@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "common/tool_arch.h"
 #include "info/info.h"
 
 /* The longest key, "tsc frequency (pvclock):", is 24 characters. */
@@ -32,6 +33,16 @@ static const char *mode_name(int mode)
 	return mode < 0 ? "unknown" : fr_mode_name(mode);
 }
 
+/* A rate as Hz, with MHz for people: "62500000 Hz (62.500 MHz)"; a fraction is rounded to the Hz. */
+static const char *rate_text(const struct fr_arch_rate *r)
+{
+	static char buf[64];
+	uint64_t hz = (r->hz_num + r->hz_den / 2) / r->hz_den;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 " Hz (%" PRIu64 ".%03" PRIu64 " MHz)", hz, hz / 1000000, hz / 1000 % 1000);
+	return buf;
+}
+
 void info_print_text(FILE *f, const struct info *in)
 {
 	const struct info_sys *s = &in->sys;
@@ -55,9 +66,16 @@ void info_print_text(FILE *f, const struct info *in)
 	kv(f, "clock mode", "%s", mode_name(p->mode));
 	if (fr_mode_is_pvclock(p->mode))
 		kv(f, "pvclock stable", "%s", p->have_pv ? yes_no(p->pv_flags & FR_PV_STABLE_BIT) : "unknown");
-	kv(f, "cpu", "%s %s", s->vendor, s->brand);
+	if (s->vendor[0] || s->brand[0])
+		kv(f, "cpu", "%s %s", s->vendor, s->brand);
+	else
+		kv(f, "cpu", "unknown (the CPU's identity cannot be read here)");
 	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));
-	kv(f, FR_ARCH_COUNTER_NAME_ORDERED, "%s", yes_no(s->cpu.ordered_read));
+	kv(f, tool_feature_key(), "%s", yes_no(s->cpu.ordered_read));
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n)
+		kv(f, "counter frequency", "%s (%s)", rate_text(&s->rates.r[0]), s->rates.r[0].source);
+	else if (TOOL_SHOW_COUNTER_RATE)
+		kv(f, "counter frequency", "unknown (the CPU does not state it)");
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
 	if (st->active)
 		kv(f, "fast path", "active");
@@ -201,7 +219,16 @@ void info_print_json(FILE *f, const struct info *in)
 	jmember(&j, "cpu_vendor", s->vendor);
 	jmember(&j, "cpu_brand", s->brand);
 	jraw(&j, "invariant_" FR_ARCH_COUNTER_WORD, "%s", jbool(s->cpu.invariant_counter));
-	jraw(&j, FR_ARCH_COUNTER_NAME_ORDERED, "%s", jbool(s->cpu.ordered_read));
+	jraw(&j, tool_feature_key(), "%s", jbool(s->cpu.ordered_read));
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n) {
+		const struct fr_arch_rate *r = &s->rates.r[0];
+
+		jraw(&j, "counter_hz", "%" PRIu64, (r->hz_num + r->hz_den / 2) / r->hz_den);
+		jmember(&j, "counter_hz_source", r->source);
+	} else if (TOOL_SHOW_COUNTER_RATE) {
+		jraw(&j, "counter_hz", "null");
+		jmember(&j, "counter_hz_source", NULL);
+	}
 	jmember(&j, "counter", fr_counter_name(st->counter));
 	jmember(&j, "counter_reason", in->counter.why);
 	jkey(&j, "warnings");
