@@ -109,11 +109,11 @@ static void run_mode(const char *lib, int nrounds, long niters, struct mode_row 
 
 int bench_modes_run(const char *lib, int rounds, long iters)
 {
-	int have_rdtscp = bench_have_rdtscp(), failed = 0;
+	int have_ordered = bench_have_ordered(), failed = 0;
 	struct mode_row modes[] = {
 		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED }, .available = 1 },
 		{ .name = FR_ARCH_COUNTER_NAME_FENCED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_FENCED }, .available = 1 },
-		{ .name = FR_ARCH_COUNTER_NAME_ORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED }, .available = have_rdtscp },
+		{ .name = FR_ARCH_COUNTER_NAME_ORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED }, .available = have_ordered },
 		{ .name = "default", .available = 1 },
 		/* Calibrated mode: its speed here, its error in scripts/bench.sh's long run. */
 		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED,
@@ -124,7 +124,7 @@ int bench_modes_run(const char *lib, int rounds, long iters)
 		  .label = "cal-" FR_ARCH_COUNTER_NAME_FENCED, .available = 1 },
 		{ .name = FR_ARCH_COUNTER_NAME_ORDERED,
 		  .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED, "FASTRAW_SOURCE=calibrated" },
-		  .label = "cal-" FR_ARCH_COUNTER_NAME_ORDERED, .available = have_rdtscp },
+		  .label = "cal-" FR_ARCH_COUNTER_NAME_ORDERED, .available = have_ordered },
 		{ .name = "default", .set = { "FASTRAW_SOURCE=calibrated" }, .label = "cal-default", .available = 1 },
 	};
 	const int nmodes = (int)(sizeof(modes) / sizeof(modes[0]));
@@ -140,7 +140,7 @@ int bench_modes_run(const char *lib, int rounds, long iters)
 			m->label = m->name;
 		m->counter = bench_mode_counter(m->name);
 		if (!m->available) {
-			printf("  %-11s n/a (no RDTSCP)\n", m->label);
+			printf("  %-11s n/a (no " FR_ARCH_ORDERED_FEATURE ")\n", m->label);
 			continue;
 		}
 		run_mode(lib, rounds, iters, m);
