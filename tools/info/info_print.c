@@ -33,14 +33,13 @@ static const char *mode_name(int mode)
 	return mode < 0 ? "unknown" : fr_mode_name(mode);
 }
 
-/* A rate as Hz, with MHz for people: "62500000 Hz (62.500 MHz)"; a fraction is rounded to the Hz. */
-static const char *rate_text(const struct fr_arch_rate *r)
+/* A rate for people: "62.500 MHz (62500000 Hz, cntfrq_el0)"; a fraction is rounded to the Hz. */
+static void rate_line(FILE *f, const struct fr_arch_rate *r)
 {
-	static char buf[64];
 	uint64_t hz = (r->hz_num + r->hz_den / 2) / r->hz_den;
 
-	snprintf(buf, sizeof(buf), "%" PRIu64 " Hz (%" PRIu64 ".%03" PRIu64 " MHz)", hz, hz / 1000000, hz / 1000 % 1000);
-	return buf;
+	kv(f, "counter frequency", "%" PRIu64 ".%03" PRIu64 " MHz (%" PRIu64 " Hz, %s)", hz / 1000000, hz / 1000 % 1000,
+	   hz, r->source);
 }
 
 void info_print_text(FILE *f, const struct info *in)
@@ -73,7 +72,7 @@ void info_print_text(FILE *f, const struct info *in)
 	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));
 	kv(f, tool_feature_key(), "%s", yes_no(s->cpu.ordered_read));
 	if (TOOL_SHOW_COUNTER_RATE && s->rates.n)
-		kv(f, "counter frequency", "%s (%s)", rate_text(&s->rates.r[0]), s->rates.r[0].source);
+		rate_line(f, &s->rates.r[0]);
 	else if (TOOL_SHOW_COUNTER_RATE)
 		kv(f, "counter frequency", "unknown (the CPU does not state it)");
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
