@@ -36,7 +36,9 @@ foreach(tool fastraw-latency fastraw-check fastraw-info)
 endforeach()
 string(REPLACE ";" " " launcher_installed "${launcher_installed}")
 
+include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
 set(launcher_env
+  ${FR_TOOL_TARGET_ENV}
   FASTRAW_LAUNCHER=$<TARGET_FILE:fastraw-launcher>
   FASTRAW_LIB=$<TARGET_FILE:fastraw>
   LAUNCHER_PROBE=$<TARGET_FILE:launcher-probe>
