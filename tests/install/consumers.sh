@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs into a scratch prefix, moves it, and uses it as a user would: pkg-config, find_package, LD_PRELOAD, the tools.
 # shellcheck source=tests/install/install_common.sh
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 LIBDIR=${FR_LIBDIR:?}
 BINDIR=${FR_BINDIR:?}

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Builds the .deb with CPack, checks its contents and control data, and runs a program preloaded from a `dpkg -x` tree.
 # shellcheck source=tests/install/install_common.sh
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 MAJOR=${FR_VERSION%%.*}
 # The package's paths are the install's, under /usr (GNUInstallDirs may give lib/<multiarch>).

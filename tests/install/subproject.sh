@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # libfastraw inside another project (add_subdirectory): the library builds without the test suite or Check, and the suite comes only when asked.
 # shellcheck source=tests/install/install_common.sh
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 
 # A pkg-config that finds nothing: Check, which only the suite needs, is then missing.

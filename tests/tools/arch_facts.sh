@@ -7,6 +7,7 @@
 # "qemu-aarch64-static -L /usr/aarch64-linux-gnu"), runs them: $RUN goes before every target
 # program, unquoted. qemu-user maps no vDSO, and a program it runs cannot execve another target
 # program: needs_system says so and exits 77 for the cases that need either.
+# shellcheck shell=sh disable=SC2034  # the facts are for the scripts that source this file
 arch=${FR_TARGET_ARCH:-$(uname -m)}
 RUN=${FR_EMULATOR:-}
 emulated=0
@@ -37,7 +38,7 @@ x86_64) ctr_accepted="rdtscp, lfence, rdtsc" ;;
 esac
 
 # cpu_has FLAG: /proc/cpuinfo's feature line names FLAG. Under qemu-user it is the host's: unknown.
-cpu_has() { grep -m1 "^$cpuinfo_line" /proc/cpuinfo 2>/dev/null | tr ' \t' '\n\n' | grep -qx "$1"; }
+cpu_has() { grep -m1 "^$cpuinfo_line" /proc/cpuinfo 2>/dev/null | tr ' \t' '\n' | grep -qx "$1"; }
 
 # The clock mode a clocksource gives the vDSO (x86: vdso_clock_mode of each clocksource; arm64:
 # the arch timer's ARCHTIMER, or ARCHTIMER_NOCOMPAT where an erratum keeps compat tasks off it).

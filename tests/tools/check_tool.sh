@@ -7,6 +7,7 @@
 #        check_tool.sh cputime TOOL
 #        check_tool.sh detect TOOL SHIM MODE   (MODE: backwards cross nsec error ahead behind)
 # FR_PRELOAD_FIRST, when set, goes first in LD_PRELOAD (the ASan runtime in sanitizer builds).
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) is meant to split
 set -u
 what=${1:?usage: check_tool.sh CASE TOOL [LIB] [MODE]}
 tool=${2:?usage: check_tool.sh CASE TOOL [LIB] [MODE]}

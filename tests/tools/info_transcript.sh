@@ -3,6 +3,7 @@
 # Transcript tests of fastraw-info, its answers checked against uname, sysfs, /proc/cpuinfo, dmesg and its environment.
 # Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env json usage timens release.
 # Exit 0 pass, 1 fail, 77 skip. FR_TARGET_ARCH and FR_EMULATOR: tests/tools/arch_facts.sh.
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 set -u
 # shellcheck source=tests/tools/arch_facts.sh
 . "$(dirname "$0")/arch_facts.sh"

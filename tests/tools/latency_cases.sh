@@ -3,6 +3,7 @@
 # Transcript tests of fastraw-latency: one case per run, checking its output shape, arithmetic and exit status.
 # Usage: latency_cases.sh CASE TOOL LIBFASTRAW BACKSTEP_SHIM
 # (FR_PRELOAD_FIRST, if set, is preloaded before either library: the ASan runtime in sanitizer builds.)
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) is meant to split
 set -eu
 case_name=${1:?usage: latency_cases.sh CASE TOOL LIBFASTRAW BACKSTEP_SHIM}
 tool=${2:?no tool}
@@ -49,7 +50,6 @@ run() {
 	shift
 	echo "+${envs} fastraw-latency $*"
 	# shellcheck disable=SC2086 # envs is a list of VAR=VALUE words without spaces
-	# shellcheck disable=SC2086 # RUN is the emulator's words, or nothing
 	if env $envs $RUN "$tool" "$@" >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
 }
 

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Every tool, --help and --version included, fails with a message when its standard output is closed, full or a pipe nobody reads.
 # Usage: output_errors.sh BUILD-DIR LIBRARY. Exit 0 pass, 1 fail.
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) is meant to split
 set -u
 dir=${1:?usage: output_errors.sh BUILD-DIR LIBRARY}
 lib=${2:?no library}
