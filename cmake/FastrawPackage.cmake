@@ -20,9 +20,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${FR_ARCH_DEB})
 # Depends from the binaries' own needs where dpkg-shlibdeps can compute them; otherwise the
-# oldest glibc whose symbol versions they use (GLIBC_2.34 for the merged libpthread and libdl).
+# oldest glibc whose symbol versions they use (GLIBC_2.34 for the merged libpthread and libdl, on
+# x86-64 and arm64 alike). A cross build has no dpkg database of the target's libc to ask.
 find_program(FASTRAW_DPKG_SHLIBDEPS dpkg-shlibdeps)
-if(FASTRAW_DPKG_SHLIBDEPS)
+if(FASTRAW_DPKG_SHLIBDEPS AND NOT CMAKE_CROSSCOMPILING)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34)")

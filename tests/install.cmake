@@ -3,6 +3,7 @@
 # find_package and LD_PRELOAD; the Debian package; libfastraw built inside another project; the
 # man pages rendered and in step with the code.
 include(GNUInstallDirs)
+include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
 get_property(fr_man_pages GLOBAL PROPERTY FASTRAW_MAN_PAGES)
 string(REPLACE ";" " " fr_man_pages "${fr_man_pages}")
 set(fr_install_env
@@ -15,7 +16,10 @@ set(fr_install_env
   "FR_MAN_PAGES=${fr_man_pages}"
   CMAKE_COMMAND=${CMAKE_COMMAND}
   CPACK_COMMAND=${CMAKE_CPACK_COMMAND}
-  CC=${CMAKE_C_COMPILER})
+  CC=${CMAKE_C_COMPILER}
+  FR_DEB_ARCH=${FR_ARCH_DEB}
+  "FR_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
+  ${FR_TOOL_TARGET_ENV})
 
 # Preloading a sanitizer-built library into plain programs needs the sanitizer runtime first:
 # the consumers and the package are checked in normal builds only.

@@ -36,7 +36,9 @@ foreach(tool fastraw-latency fastraw-check fastraw-info)
 endforeach()
 string(REPLACE ";" " " launcher_installed "${launcher_installed}")
 
+include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
 set(launcher_env
+  ${FR_TOOL_TARGET_ENV}
   FASTRAW_LAUNCHER=$<TARGET_FILE:fastraw-launcher>
   FASTRAW_LIB=$<TARGET_FILE:fastraw>
   LAUNCHER_PROBE=$<TARGET_FILE:launcher-probe>
@@ -56,7 +58,8 @@ if(FASTRAW_SANITIZE)
 endif()
 
 foreach(case usage env refuse static stats install unreadable)
-  fr_add_script_test(launcher_${case} LABELS launcher SKIP TIMEOUT 120
+  # system: the launcher execve()s target programs, which qemu-user cannot (tool_info.cmake).
+  fr_add_script_test(launcher_${case} LABELS launcher system SKIP TIMEOUT 120
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_${case}.sh
     ENV ${launcher_env})
 endforeach()

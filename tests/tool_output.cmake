@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Every tool's lost output (tools/common/tool_output.h): stdout closed, on /dev/full and a dead pipe.
-set(fr_output_env "")
+include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
+set(fr_output_env ${FR_TOOL_TARGET_ENV})
 if(FASTRAW_SANITIZE)
   list(APPEND fr_output_env ASAN_OPTIONS=verify_asan_link_order=0)
 endif()

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs into a scratch prefix, moves it, and uses it as a user would: pkg-config, find_package, LD_PRELOAD, the tools.
 # shellcheck source=tests/install/install_common.sh
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 LIBDIR=${FR_LIBDIR:?}
 BINDIR=${FR_BINDIR:?}
@@ -39,25 +40,29 @@ libdir=$(pkg-config --variable=libdir fastraw)
 run 0 "$CC" -DFR_CONSUMER_LINKED -I"$SUPPORT" $(pkg-config --cflags fastraw) -o "$T/by-pkgconfig" \
 	"$HERE/consumer.c" $(pkg-config --libs fastraw) -ldl -Wl,-rpath,"$libdir"
 needed "$T/by-pkgconfig" | grep -qx "libfastraw.so.$MAJOR" || fail "by-pkgconfig does not need libfastraw.so.$MAJOR"
-run 0 "$T/by-pkgconfig" "$L/libfastraw.so.$MAJOR"
+run 0 $RUN "$T/by-pkgconfig" "$L/libfastraw.so.$MAJOR"
 unset PKG_CONFIG_PATH
 
 echo "== find_package"
-run 0 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build" -DCMAKE_PREFIX_PATH="$P" \
+# A toolchain file confines find_package to the target's root: fastraw_DIR names the prefix's
+# package folder then, which find_package takes as it is.
+pkgdir=
+[ -n "$TOOLCHAIN" ] && pkgdir=-Dfastraw_DIR=$L/cmake/fastraw
+run 0 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build" -DCMAKE_PREFIX_PATH="$P" $TOOLCHAIN $pkgdir \
 	-DFR_WANT_VERSION="$FR_VERSION" -DFR_SUPPORT="$SUPPORT" -DCMAKE_BUILD_TYPE=Release
 out_has "fastraw $FR_VERSION from $L/cmake/fastraw"
 run 0 "$CMAKE_COMMAND" --build "$T/cmake-build"
 needed "$T/cmake-build/consumer" | grep -qx "libfastraw.so.$MAJOR" || fail "consumer does not need libfastraw.so.$MAJOR"
-run 0 "$T/cmake-build/consumer" "$L/libfastraw.so.$MAJOR"
+run 0 $RUN "$T/cmake-build/consumer" "$L/libfastraw.so.$MAJOR"
 # The version file: another major version is not this one.
-run 1 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build-next" -DCMAKE_PREFIX_PATH="$P" \
+run 1 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build-next" -DCMAKE_PREFIX_PATH="$P" $TOOLCHAIN $pkgdir \
 	-DFR_WANT_VERSION="$((MAJOR + 1)).0" -DFR_SUPPORT="$SUPPORT"
 out_has "$FR_VERSION"
 
 echo "== LD_PRELOAD, by either name"
 run 0 "$CC" -I"$SUPPORT" -o "$T/plain" "$HERE/consumer.c" -ldl
 for name in "libfastraw.so.$MAJOR" libfastraw.so; do
-	run 0 env LD_PRELOAD="$L/$name" "$T/plain" "$L/$name"
+	run 0 env LD_PRELOAD="$L/$name" $RUN "$T/plain" "$L/$name"
 done
 
 echo "== the installed tools find the installed library"
@@ -67,6 +72,7 @@ if [ -e "$FR_INSTALL_FULL_LIBDIR/libfastraw.so" ]; then
 	want=$(readlink -f "$FR_INSTALL_FULL_LIBDIR/libfastraw.so")
 	echo "  (an installed $FR_INSTALL_FULL_LIBDIR/libfastraw.so comes first)"
 fi
+launcher_skipped && finish
 run 0 "$P/$BINDIR/fastraw" --debug "$T/plain" "$want"
 out_has "LD_PRELOAD=$want"
 # The benchmark names its library before the first child runs; the rest is not needed here.

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Builds the .deb with CPack, checks its contents and control data, and runs a program preloaded from a `dpkg -x` tree.
 # shellcheck source=tests/install/install_common.sh
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 MAJOR=${FR_VERSION%%.*}
 # The package's paths are the install's, under /usr (GNUInstallDirs may give lib/<multiarch>).
@@ -40,7 +41,7 @@ fi
 
 run 0 dpkg-deb -I "$deb"
 out_has "Package: fastraw"
-out_has "Architecture: amd64"
+out_has "Architecture: ${FR_DEB_ARCH:?}"
 grep -q '^ Depends: .*libc6 (>= [0-9.]*)' "$T/out" || fail "Depends names no libc6 version"
 # No maintainer script may write /etc/ld.so.preload: there is no script that mentions it at all.
 run 0 dpkg-deb -e "$deb" "$T/control"
@@ -57,7 +58,7 @@ if [ -z "$lib" ] || [ ! -f "$lib" ]; then
 	fail "no library in the unpacked tree"
 fi
 run 0 "$CC" -I"$SUPPORT" -o "$T/plain" "$HERE/consumer.c" -ldl
-run 0 env LD_PRELOAD="$R$LIB/libfastraw.so.$MAJOR" "$T/plain" "$lib"
+run 0 env LD_PRELOAD="$R$LIB/libfastraw.so.$MAJOR" $RUN "$T/plain" "$lib"
 # Its pkg-config file finds its own tree.
 run 0 env PKG_CONFIG_PATH="$R$LIB/pkgconfig" pkg-config --variable=libdir fastraw
 [ "$(readlink -f "$(cat "$T/out")")" = "$(readlink -f "$R$LIB")" ] || fail "the unpacked fastraw.pc does not point into its tree"
@@ -67,7 +68,9 @@ if [ -e "$FR_INSTALL_FULL_LIBDIR/libfastraw.so" ]; then
 	want=$(readlink -f "$FR_INSTALL_FULL_LIBDIR/libfastraw.so")
 	echo "  (an installed $FR_INSTALL_FULL_LIBDIR/libfastraw.so comes first)"
 fi
-run 0 "$R$BIN/fastraw" --debug "$T/plain" "$want"
-out_has "LD_PRELOAD=$want"
+if ! launcher_skipped; then
+	run 0 "$R$BIN/fastraw" --debug "$T/plain" "$want"
+	out_has "LD_PRELOAD=$want"
+fi
 
 finish

@@ -12,6 +12,19 @@ SUPPORT=$FR_SOURCE_DIR/tests/support
 CC=${CC:-cc}
 # shellcheck source=tests/support/checks.sh
 . "$SUPPORT/checks.sh"
+# The target's facts and $RUN, its emulator in a cross build (FR_TOOLCHAIN_FILE is then its
+# toolchain file, which the projects built here are configured with too).
+# shellcheck source=tests/tools/arch_facts.sh
+. "$FR_SOURCE_DIR/tests/tools/arch_facts.sh"
+TOOLCHAIN=
+[ -n "${FR_TOOLCHAIN_FILE:-}" ] && TOOLCHAIN=-DCMAKE_TOOLCHAIN_FILE=$FR_TOOLCHAIN_FILE
+
+# launcher_skipped: under an emulator the launcher cannot execve its program (qemu-user hands
+# that to the host kernel); says so and returns 0 then.
+launcher_skipped() {
+	[ "$emulated" = 1 ] || return 1
+	echo "  (skipped under $RUN: the launcher and the bench execve $arch programs)"
+}
 
 # run STATUS CMD...: runs CMD with its output in $T/out (stderr too), prints it, checks the status.
 run() {

@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Runs fastraw-bench --quick and checks its goals table's shape against this machine: header facts, every row, numbers that agree.
-# Usage: bench_quick.sh TOOL LIBRARY. Exit 0 pass, 1 fail. Asserts no timing: only structure and arithmetic.
+# Usage: bench_quick.sh TOOL LIBRARY. Exit 0 pass, 1 fail, 77 skip. Asserts no timing: only structure and arithmetic.
 set -u
 tool=${1:?usage: bench_quick.sh TOOL LIBRARY}
 lib=${2:?no library}
+# shellcheck source=tests/tools/arch_facts.sh
+. "$(dirname "$0")/arch_facts.sh"
+# The bench starts /bin/true and its own children under LD_PRELOAD: programs of the target.
+needs_system "fastraw-bench runs $arch programs"
 unset FASTRAW_TSC FASTRAW_SOURCE FASTRAW_STATS FASTRAW_DISABLE FASTRAW_DEBUG LD_PRELOAD
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -27,32 +31,37 @@ eq "kernel" "$(field kernel)" "$(uname -r)"
 cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
 clocksource=$(cat "$cs" 2>/dev/null || echo "?")
 eq "clocksource" "$(field clocksource)" "$clocksource"
-flags=$(awk -F: '/^flags/ { print $2; exit }' /proc/cpuinfo)
-has() { case " $flags " in *" $1 "*) echo yes ;; *) echo no ;; esac; }
-eq "rdtscp" "$(field rdtscp)" "$(has rdtscp)"
-# The kernel sets nonstop_tsc from the same CPUID bit (0x80000007 EDX bit 8).
-eq "invariant tsc" "$(field 'invariant tsc')" "$(has nonstop_tsc)"
-vendor=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
-eq "cpu vendor" "$(field cpu | awk '{ print $1 }')" "$vendor"
-case "$vendor" in
-AuthenticAMD | HygonGenuine) rdtsc_goal='<=1.10x' kind=AMD ;;
-*) rdtsc_goal='<=1.40x' kind=Intel ;;
-esac
-eq "cpu: which rdtsc goal" "$(field cpu | sed -n 's/.*(rdtsc goal: \(.*\))$/\1/p')" "$kind"
+has() { cpu_has "$1" && echo yes || echo no; }
+eq "$feature_key" "$(field "$feature_key")" "$(has "$cpuinfo_flag")"
+if [ "$arch" = x86_64 ]; then
+	# The kernel sets nonstop_tsc from the same CPUID bit (0x80000007 EDX bit 8).
+	eq "invariant tsc" "$(field 'invariant tsc')" "$(has nonstop_tsc)"
+	vendor=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
+	eq "cpu vendor" "$(field cpu | awk '{ print $1 }')" "$vendor"
+	case "$vendor" in
+	AuthenticAMD | HygonGenuine) uno_goal='<=1.10x' kind=AMD ;;
+	*) uno_goal='<=1.40x' kind=Intel ;;
+	esac
+	eq "cpu: which rdtsc goal" "$(field cpu | sed -n 's/.*(rdtsc goal: \(.*\))$/\1/p')" "$kind"
+else
+	# The generic timer is invariant by definition; the unordered mode has no goal here.
+	eq "invariant $counter_word" "$(field "invariant $counter_word")" yes
+	uno_goal=-
+fi
 # The counter libfastraw chose, as its own debug line names it.
-want_counter=$(FASTRAW_DEBUG=1 LD_PRELOAD="$lib" /bin/true 2>&1 | sed -n 's/.* counter=\([a-z]*\).*/\1/p')
+want_counter=$(FASTRAW_DEBUG=1 LD_PRELOAD="$lib" /bin/true 2>&1 | sed -n 's/.* counter=\([a-z+]*\).*/\1/p')
 eq "counter" "$(field counter | awk '{ print $1 }')" "$want_counter"
 
 # The goal each row must carry here: the rdtsc goal by vendor, default mode's by clocksource.
 case "$clocksource" in
-tsc) default_goal='<=1.05x' ;;
+"$arch_clocksource") default_goal='<=1.05x' ;;
 kvm-clock) default_goal='<=0.87x' ;;
 *) default_goal='-' ;;
 esac
 # Every row: id, value, baseline, diff, ratio, goal, result, description.
 for row in "startup <=+20.0us" "startup-empty -" "passthrough <=+0.4ns" "passthrough-libc -" \
-	"stats-raw <=+1.0ns" "stats-mono <=+1.0ns" "rdtsc-mode $rdtsc_goal" "default-vdso $default_goal" \
-	"default-syscall -" "bare-rdtsc -" "bare-lfence -" "bare-rdtscp -"; do
+	"stats-raw <=+1.0ns" "stats-mono <=+1.0ns" "$ctr_uno-mode $uno_goal" "default-vdso $default_goal" \
+	"default-syscall -" "bare-$ctr_uno -" "bare-$ctr_fen -" "bare-$ctr_ord -"; do
 	id=${row%% *}
 	goal=${row#* }
 	eq "row $id appears once" "$(awk -v id="$id" '$1 == id' "$tmp/goals" | wc -l | tr -d ' ')" 1
@@ -61,8 +70,8 @@ for row in "startup <=+20.0us" "startup-empty -" "passthrough <=+0.4ns" "passthr
 	set -- $line
 	[ $# -ge 8 ] || { fail "row $id: $# columns: $line"; continue; }
 	eq "row $id goal" "$6" "$goal"
-	if [ "$id" = bare-rdtscp ] && [ "$(has rdtscp)" = no ]; then
-		eq "row $id without RDTSCP" "$2" "n/a"
+	if [ "$id" = "bare-$ctr_ord" ] && [ "$(has "$cpuinfo_flag")" = no ]; then
+		eq "row $id without $feature" "$2" "n/a"
 		continue
 	fi
 	case "$id" in
@@ -94,7 +103,7 @@ for row in "startup <=+20.0us" "startup-empty -" "passthrough <=+0.4ns" "passthr
 done
 eq "goals table rows" "$(wc -l <"$tmp/goals" | tr -d ' ')" 12
 grep -q '^Every mode under LD_PRELOAD=' "$tmp/out" || fail "the per-mode table is missing"
-for mode in rdtsc lfence default cal-rdtsc cal-lfence cal-default; do
+for mode in "$ctr_uno" "$ctr_fen" default "cal-$ctr_uno" "cal-$ctr_fen" cal-default; do
 	awk -v m="$mode" '$1 == m && $NF ~ /^[0-9]+\/[0-9]+$/ { found = 1 } END { exit !found }' "$tmp/out" ||
 		fail "per-mode row $mode missing"
 done

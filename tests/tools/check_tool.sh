@@ -7,12 +7,15 @@
 #        check_tool.sh cputime TOOL
 #        check_tool.sh detect TOOL SHIM MODE   (MODE: backwards cross nsec error ahead behind)
 # FR_PRELOAD_FIRST, when set, goes first in LD_PRELOAD (the ASan runtime in sanitizer builds).
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) is meant to split
 set -u
 what=${1:?usage: check_tool.sh CASE TOOL [LIB] [MODE]}
 tool=${2:?usage: check_tool.sh CASE TOOL [LIB] [MODE]}
 preload=
 T=0.2
 status=0
+# shellcheck source=tests/tools/arch_facts.sh
+. "$(dirname "$0")/arch_facts.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -27,9 +30,9 @@ run() {
 	shift
 	echo "\$ fastraw-check $*"
 	if [ -n "$preload" ]; then
-		LD_PRELOAD="${FR_PRELOAD_FIRST:+$FR_PRELOAD_FIRST:}$preload" "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+		LD_PRELOAD="${FR_PRELOAD_FIRST:+$FR_PRELOAD_FIRST:}$preload" $RUN "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
 	else
-		"$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+		$RUN "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
 	fi
 	rc=$?
 	summary=$(tail -n 1 "$tmp/out")

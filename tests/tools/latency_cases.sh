@@ -3,12 +3,16 @@
 # Transcript tests of fastraw-latency: one case per run, checking its output shape, arithmetic and exit status.
 # Usage: latency_cases.sh CASE TOOL LIBFASTRAW BACKSTEP_SHIM
 # (FR_PRELOAD_FIRST, if set, is preloaded before either library: the ASan runtime in sanitizer builds.)
+# shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) is meant to split
 set -eu
 case_name=${1:?usage: latency_cases.sh CASE TOOL LIBFASTRAW BACKSTEP_SHIM}
 tool=${2:?no tool}
 lib=${3:?no library}
 shim=${4:?no shim}
 first=${FR_PRELOAD_FIRST:-}
+# shellcheck source=tests/tools/arch_facts.sh
+. "$(dirname "$0")/arch_facts.sh"
+export RUN
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -46,7 +50,7 @@ run() {
 	shift
 	echo "+${envs} fastraw-latency $*"
 	# shellcheck disable=SC2086 # envs is a list of VAR=VALUE words without spaces
-	if env $envs "$tool" "$@" >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
+	if env $envs $RUN "$tool" "$@" >"$tmp/out" 2>"$tmp/err"; then rc=0; else rc=$?; fi
 }
 
 expect_rc() {
@@ -300,10 +304,11 @@ clock_number)
 		expect_out "^  \"clock_id\": ${c%%:*},$" 1
 	done
 	# A numbered clock without a name, "clock": null: this process's own CPU-time clock,
-	# ((~pid) << 3) | 2 (CPUCLOCK_SCHED), the pid being the shell's that execs the tool.
+	# ((~pid) << 3) | 2 (CPUCLOCK_SCHED), the pid being the shell's that execs the tool (or the
+	# emulator, which keeps its pid for the program it runs).
 	echo "+ fastraw-latency -c <own process CPU clock> --json -n 20"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	if sh -c 'exec "$0" -c "$(( (~$$ << 3) | 2 ))" --json -n 20' "$tool" >"$tmp/out" 2>"$tmp/err"; then
+	if sh -c 'exec $RUN "$0" -c "$(( (~$$ << 3) | 2 ))" --json -n 20' "$tool" >"$tmp/out" 2>"$tmp/err"; then
 		rc=0
 	else
 		rc=$?

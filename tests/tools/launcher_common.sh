@@ -10,6 +10,10 @@ LIB=$(readlink -f "$FASTRAW_LIB")
 PROBE=$LAUNCHER_PROBE
 # shellcheck source=tests/support/checks.sh
 . "$(dirname "$0")/../support/checks.sh"
+# shellcheck source=tests/tools/arch_facts.sh
+. "$(dirname "$0")/arch_facts.sh"
+# The launcher's work is to execve its program: qemu-user passes that to the host kernel.
+needs_system "the launcher executes $arch programs"
 
 # run STATUS CMD...: runs CMD with its stdout in $T/out and stderr in $T/err, prints both, checks the status.
 run() {

@@ -3,21 +3,21 @@
 # What the program run by the launcher gets: LD_PRELOAD with the library after the entries already there, the FASTRAW_ settings, the binding.
 . "$(dirname "$0")/launcher_common.sh"
 
-run 0 env LD_PRELOAD=libm.so.6 "$L" --lib "$LIB" --tsc rdtsc --debug "$PROBE" one "two words"
+run 0 env LD_PRELOAD=libm.so.6 "$L" --lib "$LIB" --tsc "$ctr_uno" --debug "$PROBE" one "two words"
 out_has "argv[0]=$PROBE"
 out_has "argv[1]=one"
 out_has "argv[2]=two words"
 out_has "LD_PRELOAD=libm.so.6:$LIB"
-out_has "FASTRAW_TSC=rdtsc"
+out_has "FASTRAW_TSC=$ctr_uno"
 out_has "FASTRAW_DEBUG=1"
 out_has "FASTRAW_STATS=(unset)"
 out_has "clock_gettime in $LIB"
 out_has "clock_gettime calls ok"
 err_has "fastraw: launching $PROBE with LD_PRELOAD=libm.so.6:$LIB"
 # The library's own start-up line shows the setting reached it.
-err_matches "^fastraw\[[0-9]+\] [^:]+: kernel=.* counter=rdtsc (active|passthrough)"
+err_matches "^fastraw\[[0-9]+\] [^:]+: kernel=.* counter=$ctr_uno (active|passthrough)"
 
-for mode in rdtscp lfence; do
+for mode in "$ctr_ord" "$ctr_fen"; do
 	run 0 "$L" --lib "$LIB" --tsc "$mode" "$PROBE"
 	out_has "FASTRAW_TSC=$mode"
 	out_has "FASTRAW_DEBUG=(unset)"
@@ -25,8 +25,8 @@ for mode in rdtscp lfence; do
 done
 
 # Settings not asked for are inherited untouched.
-run 0 env FASTRAW_TSC=lfence FASTRAW_DEBUG=0 "$L" --lib "$LIB" "$PROBE"
-out_has "FASTRAW_TSC=lfence"
+run 0 env FASTRAW_TSC="$ctr_fen" FASTRAW_DEBUG=0 "$L" --lib "$LIB" "$PROBE"
+out_has "FASTRAW_TSC=$ctr_fen"
 out_has "FASTRAW_DEBUG=0"
 
 # The library is never listed twice, whatever name the existing entry uses; an entry that names it

@@ -54,7 +54,13 @@ elf_header() {
 elf_header 001 003 "$T/elf32"
 run 126 "$L" --lib "$LIB" "$T/elf32"
 out_empty
-err_is "fastraw: $T/elf32: a 32-bit program: libfastraw.so is x86_64 only"
+err_is "fastraw: $T/elf32: a 32-bit program: libfastraw.so is $arch only"
+# A 64-bit program of the other architecture (EM_X86_64 62 for aarch64, EM_AARCH64 183 for x86_64).
+[ "$arch" = x86_64 ] && other=267 || other=076
+elf_header 002 "$other" "$T/elfother"
+run 126 "$L" --lib "$LIB" "$T/elfother"
+out_empty
+err_is "fastraw: $T/elfother: not an $arch program: libfastraw.so is $arch only"
 for class in 0 3 255; do
 	elf_header "$(printf '%03o' $class)" 076 "$T/elfclass$class"
 	run 126 "$L" --lib "$LIB" "$T/elfclass$class"

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # The launcher's options: help, version, usage errors (exit 2), and arguments left to the program.
 . "$(dirname "$0")/launcher_common.sh"
-USAGE="usage: fastraw [--tsc rdtsc|rdtscp|lfence] [--debug] [--stats] [--lib PATH] [--] PROGRAM [ARG...]"
+USAGE="usage: fastraw [--tsc $ctr_uno|$ctr_ord|$ctr_fen] [--debug] [--stats] [--lib PATH] [--] PROGRAM [ARG...]"
 HINT="Run 'fastraw --help' for the options."
 
 run 0 "$L" --help
 out_has "$USAGE"
-out_has "  --tsc MODE   how the counter is read: rdtscp, lfence or rdtsc (sets FASTRAW_TSC)"
+out_has "  --tsc MODE   how the counter is read: $ctr_ord, $ctr_fen or $ctr_uno (sets FASTRAW_TSC)"
 out_has "Without --lib, libfastraw.so is taken from $LAUNCHER_INSTALL_LIBDIR, then from DIR/../lib"
 [ ! -s "$T/err" ] || fail "--help wrote to stderr"
 cp "$T/out" "$T/help"
@@ -36,7 +36,7 @@ run 2 "$L" --debug --
 err_has "fastraw: no program to run"
 
 run 2 "$L" --tsc fast "$PROBE"
-err_has "fastraw: --tsc takes rdtsc, rdtscp or lfence, not 'fast'"
+err_has "fastraw: --tsc takes $ctr_uno, $ctr_ord or $ctr_fen, not 'fast'"
 out_lacks "argv[0]"
 
 run 2 "$L" --tsc
@@ -53,7 +53,7 @@ out_has "argv[0]=$PROBE"
 out_has "argv[1]=--debug"
 out_has "FASTRAW_DEBUG=(unset)"
 
-run 0 "$L" --tsc=rdtsc --lib="$LIB" "$PROBE"
-out_has "FASTRAW_TSC=rdtsc"
+run 0 "$L" --tsc="$ctr_uno" --lib="$LIB" "$PROBE"
+out_has "FASTRAW_TSC=$ctr_uno"
 
 finish

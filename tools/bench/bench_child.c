@@ -17,12 +17,12 @@
 enum bench_kind bench_mode_counter(const char *mode)
 {
 	if (strcmp(mode, FR_ARCH_COUNTER_NAME_UNORDERED) == 0)
-		return BK_RDTSC;
+		return BK_UNORDERED;
 	if (strcmp(mode, FR_ARCH_COUNTER_NAME_FENCED) == 0)
-		return BK_LFENCE;
+		return BK_FENCED;
 	if (strcmp(mode, FR_ARCH_COUNTER_NAME_ORDERED) == 0)
-		return BK_RDTSCP;
-	return bench_have_rdtscp() ? BK_RDTSCP : BK_LFENCE;
+		return BK_ORDERED;
+	return bench_have_ordered() ? BK_ORDERED : BK_FENCED;
 }
 
 static int same_file(const char *a, const char *b)
@@ -51,7 +51,7 @@ static int64_t ts_ns(const struct timespec *ts)
 
 /*
  * Counts interposed RAW readings that fall outside the kernel's own readings taken just
- * before and just after. Bit-exact, ordered reads never do; a bare rdtsc may run early.
+ * before and just after. Bit-exact, ordered reads never do; a bare unordered read may run early.
  */
 static long order_violations(void)
 {

@@ -5,7 +5,7 @@
 
 #include "bench/bench_loops.h"
 
-/* The bare counter read a mode's interposer performs: "default" is the ordered read (rdtscp, else lfence). */
+/* The bare counter read a mode's interposer performs: "default" is the ordered read where the CPU has it, else the fenced one. */
 enum bench_kind bench_mode_counter(const char *mode);
 
 /*

@@ -13,6 +13,7 @@
 #include "bench/bench_goals.h"
 #include "bench/bench_loops.h"
 #include "bench/bench_pool.h"
+#include "arch/arch.h"
 #include "fastraw.h"
 
 #define MAX_KINDS 8
@@ -28,24 +29,24 @@ struct role {
 
 /*
  * Each comparison that needs no second environment is made inside one process, where the
- * rounds alternate call by call: the pass-through against the vDSO, rdtsc mode against bare
- * rdtsc. Only the stats rows and the bare counters compare across processes.
+ * rounds alternate call by call: the pass-through against the vDSO, the unordered mode against
+ * the bare unordered read. Only the stats rows and the bare counters compare across processes.
  */
 static const struct role roles[] = {
-	{ "none", 0, { NULL }, { BK_RDTSC, BK_LFENCE, BK_RDTSCP, BK_VDSO_RAW, BK_VDSO_MONO, BK_LIBC_MONO, BK_SYSCALL_RAW }, 7 },
+	{ "none", 0, { NULL }, { BK_UNORDERED, BK_FENCED, BK_ORDERED, BK_VDSO_RAW, BK_VDSO_MONO, BK_LIBC_MONO, BK_SYSCALL_RAW }, 7 },
 	{ "def", 1, { NULL }, { BK_PRELOAD_RAW, BK_VDSO_RAW, BK_PRELOAD_MONO, BK_VDSO_MONO }, 4 },
 	{ "stats", 1, { "FASTRAW_STATS=1", NULL }, { BK_PRELOAD_RAW, BK_PRELOAD_MONO }, 2 },
-	{ "tsc", 1, { "FASTRAW_TSC=rdtsc", NULL }, { BK_PRELOAD_RAW, BK_RDTSC }, 2 },
+	{ "tsc", 1, { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED, NULL }, { BK_PRELOAD_RAW, BK_UNORDERED }, 2 },
 };
 #define NROLES ((int)(sizeof(roles) / sizeof(roles[0])))
 
-/* A role's kinds here (rdtscp and the vDSO only where they exist; bench_init first) and their calls per round. */
+/* A role's kinds here (the ordered read and the vDSO only where they exist; bench_init first) and their calls per round. */
 static int role_kinds(const struct role *ro, long iters, enum bench_kind *kinds, long *n)
 {
 	int k = 0;
 
 	for (int i = 0; i < ro->nk; i++) {
-		if (ro->kinds[i] == BK_RDTSCP && !bench_have_rdtscp())
+		if (ro->kinds[i] == BK_ORDERED && !bench_have_ordered())
 			continue;
 		if ((ro->kinds[i] == BK_VDSO_RAW || ro->kinds[i] == BK_VDSO_MONO) && !bench_vdso_clock_gettime)
 			continue;
@@ -101,7 +102,7 @@ static void on_hello(const char *line, void *arg)
 	if (strcmp(line, "interposed 0") == 0 || strcmp(line, "libc_hidden 1") == 0)
 		h->not_interposed = 1;
 	else if (strcmp(h->ro->name, "def") == 0)
-		sscanf(line, "info %15s %15s %15s %d", h->r->counter, h->r->source, h->r->clock_mode, &h->r->active);
+		sscanf(line, "info %15s %15s %23s %d", h->r->counter, h->r->source, h->r->clock_mode, &h->r->active);
 }
 
 /* The median of role i's kind k over the rounds, or -1 when the role does not time it. */
@@ -201,9 +202,9 @@ int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *
 	if (failed)
 		return -1;
 #define MED(role, kind) median_of(p[role].vals, o->rounds, p[role].kinds, p[role].nk, kind)
-	r->rdtsc_none = MED(0, BK_RDTSC);
-	r->lfence_none = MED(0, BK_LFENCE);
-	r->rdtscp_none = MED(0, BK_RDTSCP);
+	r->unordered_none = MED(0, BK_UNORDERED);
+	r->fenced_none = MED(0, BK_FENCED);
+	r->ordered_none = MED(0, BK_ORDERED);
 	r->vdso_raw_none = MED(0, BK_VDSO_RAW);
 	r->vdso_mono_none = MED(0, BK_VDSO_MONO);
 	r->libc_mono_none = MED(0, BK_LIBC_MONO);
@@ -214,8 +215,8 @@ int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *
 	r->vdso_mono_def = MED(1, BK_VDSO_MONO);
 	r->raw_stats = MED(2, BK_PRELOAD_RAW);
 	r->mono_stats = MED(2, BK_PRELOAD_MONO);
-	r->raw_tsc = MED(3, BK_PRELOAD_RAW);
-	r->rdtsc_tsc = MED(3, BK_RDTSC);
+	r->raw_unordered = MED(3, BK_PRELOAD_RAW);
+	r->bare_unordered = MED(3, BK_UNORDERED);
 #undef MED
 	for (int k = 0; k < SU_COUNT; k++) {
 		r->startup[k] = bench_startup_median(&su, (enum bench_startup_kind)k);

@@ -16,18 +16,19 @@ struct bench_goal_opts {
 /*
  * The medians of one run, ns per call (start-up: us per process); -1 where not measured.
  * The suffix names the process: _none without a preload, _def with libfastraw's defaults,
- * _stats with FASTRAW_STATS=1, _tsc with FASTRAW_TSC=rdtsc.
+ * _stats with FASTRAW_STATS=1, _tsc with FASTRAW_TSC set to the unordered read
+ * (FR_ARCH_COUNTER_NAME_UNORDERED).
  */
 struct bench_goal_results {
 	double startup[SU_COUNT];
 	int startup_runs[SU_COUNT];
-	double rdtsc_none, lfence_none, rdtscp_none;
+	double unordered_none, fenced_none, ordered_none;
 	double vdso_raw_none, vdso_mono_none, libc_mono_none, syscall_none;
 	double raw_def, vdso_raw_def, mono_def, vdso_mono_def;
 	double raw_stats, mono_stats;
-	double raw_tsc, rdtsc_tsc;
+	double raw_unordered, bare_unordered;
 	/* What libfastraw decided in the default process (fastraw_info); "?" when it could not tell. */
-	char counter[16], source[16], clock_mode[16];
+	char counter[16], source[16], clock_mode[24];
 	int active;
 };
 

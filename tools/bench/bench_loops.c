@@ -12,6 +12,7 @@
 #include "arch/arch.h"
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
+#include "common/tool_arch.h"
 
 bench_clock_fn bench_vdso_clock_gettime;
 bench_clock_fn bench_libc_clock_gettime;
@@ -24,17 +25,17 @@ uint64_t (*bench_api_ticks)(void);
  */
 static volatile uint64_t bench_sink;
 
-static int have_rdtscp = -1;
+static int have_ordered = -1;
 
-int bench_have_rdtscp(void)
+int bench_have_ordered(void)
 {
-	if (have_rdtscp < 0) {
+	if (have_ordered < 0) {
 		struct fr_cpu_features f = { 0 };
 
 		fr_cpu_probe_default(&f);
-		have_rdtscp = f.ordered_read != 0;
+		have_ordered = f.ordered_read != 0;
 	}
-	return have_rdtscp;
+	return have_ordered;
 }
 
 /*
@@ -83,9 +84,9 @@ int bench_init(void)
 const char *bench_kind_label(enum bench_kind k)
 {
 	static const char *const labels[BK_COUNT] = {
-		[BK_RDTSC] = "rdtsc",
-		[BK_LFENCE] = "lfence+rdtsc",
-		[BK_RDTSCP] = "rdtscp",
+		[BK_UNORDERED] = FR_ARCH_COUNTER_NAME_UNORDERED,
+		[BK_FENCED] = TOOL_FENCED_LABEL,
+		[BK_ORDERED] = FR_ARCH_COUNTER_NAME_ORDERED,
 		[BK_VDSO_RAW] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(RAW)",
 		[BK_VDSO_MONO] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(MONOTONIC)",
 		[BK_LIBC_RAW] = "libc clock_gettime(RAW)",
@@ -101,7 +102,7 @@ const char *bench_kind_label(enum bench_kind k)
 }
 
 /* The loops are not inlined, so each kind runs in the same kind of code around it. */
-static __attribute__((noinline)) uint64_t loop_rdtsc(long n)
+static __attribute__((noinline)) uint64_t loop_unordered(long n)
 {
 	uint64_t sum = 0;
 
@@ -110,7 +111,7 @@ static __attribute__((noinline)) uint64_t loop_rdtsc(long n)
 	return sum;
 }
 
-static __attribute__((noinline)) uint64_t loop_lfence(long n)
+static __attribute__((noinline)) uint64_t loop_fenced(long n)
 {
 	uint64_t sum = 0;
 
@@ -119,7 +120,7 @@ static __attribute__((noinline)) uint64_t loop_lfence(long n)
 	return sum;
 }
 
-static __attribute__((noinline)) uint64_t loop_rdtscp(long n)
+static __attribute__((noinline)) uint64_t loop_ordered(long n)
 {
 	uint64_t sum = 0;
 
@@ -187,12 +188,12 @@ static __attribute__((noinline)) uint64_t loop_symbol(clockid_t clk, long n)
 static uint64_t run_loop(enum bench_kind k, long n)
 {
 	switch (k) {
-	case BK_RDTSC:
-		return loop_rdtsc(n);
-	case BK_LFENCE:
-		return loop_lfence(n);
-	case BK_RDTSCP:
-		return bench_have_rdtscp() ? loop_rdtscp(n) : 0;
+	case BK_UNORDERED:
+		return loop_unordered(n);
+	case BK_FENCED:
+		return loop_fenced(n);
+	case BK_ORDERED:
+		return bench_have_ordered() ? loop_ordered(n) : 0;
 	case BK_VDSO_RAW:
 		return bench_vdso_clock_gettime ? loop_fn(bench_vdso_clock_gettime, CLOCK_MONOTONIC_RAW, n) : 0;
 	case BK_VDSO_MONO:

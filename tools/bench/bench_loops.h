@@ -10,10 +10,10 @@ typedef int (*bench_clock_fn)(clockid_t clk, struct timespec *ts);
 
 /* The things fastraw-bench can time. All clock_gettime kinds read CLOCK_MONOTONIC_RAW unless named _MONO. */
 enum bench_kind {
-	BK_RDTSC,        /* bare rdtsc */
-	BK_LFENCE,       /* bare lfence;rdtsc */
-	BK_RDTSCP,       /* bare rdtscp: only where the CPU has it */
-	BK_VDSO_RAW,     /* the kernel's __vdso_clock_gettime, called directly */
+	BK_UNORDERED,    /* the bare unordered counter read (x86-64: rdtsc, arm64: cntvct) */
+	BK_FENCED,       /* the bare fenced read (lfence;rdtsc, isb+cntvct) */
+	BK_ORDERED,      /* the bare ordered read (rdtscp, cntvctss): only where the CPU has it */
+	BK_VDSO_RAW,     /* the kernel's vDSO clock_gettime (FR_ARCH_VDSO_CLOCK_GETTIME), called directly */
 	BK_VDSO_MONO,    /* the same for CLOCK_MONOTONIC: the pass-through's floor */
 	BK_LIBC_RAW,     /* libc's own clock_gettime, found in libc's own symbol table so a preload cannot hide it */
 	BK_SYSCALL_RAW,  /* the syscall instruction */
@@ -36,8 +36,8 @@ extern uint64_t (*bench_api_ticks)(void);
 /* Finds the functions above and checks that each answers; returns 0, or -1 after printing why. */
 int bench_init(void);
 
-/* Whether CPUID reports RDTSCP; BK_RDTSCP must not run otherwise (SIGILL). */
-int bench_have_rdtscp(void);
+/* Whether the CPU has the ordered read (FR_ARCH_ORDERED_FEATURE); BK_ORDERED must not run otherwise (SIGILL). */
+int bench_have_ordered(void);
 
 /* A short label for a kind, as printed in tables. */
 const char *bench_kind_label(enum bench_kind k);

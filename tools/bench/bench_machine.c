@@ -6,6 +6,7 @@
 
 #include "bench/bench_machine.h"
 #include "arch/arch.h"
+#include "common/tool_arch.h"
 #include "startup/decide.h"
 
 static void cpu_identity(struct bench_machine *m)
@@ -25,11 +26,19 @@ void bench_machine_read(struct bench_machine *m)
 
 	memset(m, 0, sizeof(*m));
 	cpu_identity(m);
+#if TOOL_UNORDERED_GOAL
 	/* Hygon's cores are AMD's design, with the same rdtsc cost. */
-	m->amd = strcmp(m->vendor, "AuthenticAMD") == 0 || strcmp(m->vendor, "HygonGenuine") == 0;
+	if (strcmp(m->vendor, "AuthenticAMD") == 0 || strcmp(m->vendor, "HygonGenuine") == 0) {
+		m->goal_name = "AMD";
+		m->goal_limit = 1.10;
+	} else {
+		m->goal_name = "Intel";
+		m->goal_limit = 1.40;
+	}
+#endif
 	fr_cpu_probe_default(&f);
-	m->rdtscp = f.ordered_read != 0;
-	m->invariant_tsc = f.invariant_counter != 0;
+	m->ordered = f.ordered_read != 0;
+	m->invariant = f.invariant_counter != 0;
 	snprintf(m->release, sizeof(m->release), "%s", uname(&u) == 0 ? u.release : "?");
 	strcpy(m->clocksource, "?");
 	cs = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");

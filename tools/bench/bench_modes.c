@@ -109,11 +109,11 @@ static void run_mode(const char *lib, int nrounds, long niters, struct mode_row 
 
 int bench_modes_run(const char *lib, int rounds, long iters)
 {
-	int have_rdtscp = bench_have_rdtscp(), failed = 0;
+	int have_ordered = bench_have_ordered(), failed = 0;
 	struct mode_row modes[] = {
 		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED }, .available = 1 },
 		{ .name = FR_ARCH_COUNTER_NAME_FENCED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_FENCED }, .available = 1 },
-		{ .name = FR_ARCH_COUNTER_NAME_ORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED }, .available = have_rdtscp },
+		{ .name = FR_ARCH_COUNTER_NAME_ORDERED, .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED }, .available = have_ordered },
 		{ .name = "default", .available = 1 },
 		/* Calibrated mode: its speed here, its error in scripts/bench.sh's long run. */
 		{ .name = FR_ARCH_COUNTER_NAME_UNORDERED,
@@ -124,14 +124,22 @@ int bench_modes_run(const char *lib, int rounds, long iters)
 		  .label = "cal-" FR_ARCH_COUNTER_NAME_FENCED, .available = 1 },
 		{ .name = FR_ARCH_COUNTER_NAME_ORDERED,
 		  .set = { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED, "FASTRAW_SOURCE=calibrated" },
-		  .label = "cal-" FR_ARCH_COUNTER_NAME_ORDERED, .available = have_rdtscp },
+		  .label = "cal-" FR_ARCH_COUNTER_NAME_ORDERED, .available = have_ordered },
 		{ .name = "default", .set = { "FASTRAW_SOURCE=calibrated" }, .label = "cal-default", .available = 1 },
 	};
 	const int nmodes = (int)(sizeof(modes) / sizeof(modes[0]));
+	/* The mode column: 11 wide, or as wide as the longest label ("cal-isb+cntvct"). */
+	int w = 11;
+
+	for (int i = 0; i < nmodes; i++) {
+		int n = (int)strlen(modes[i].label ? modes[i].label : modes[i].name);
+
+		w = n > w ? n : w;
+	}
 
 	printf("\nEvery mode under LD_PRELOAD=%s, one process each, best of %d rounds x %ld calls, ns per call\n", lib,
 	       rounds, iters);
-	printf("  %-11s %-13s %8s %11s %9s %12s %10s %s\n", "mode", "counter", "bare", "preload RAW", "libc RAW",
+	printf("  %-*s %-13s %8s %11s %9s %12s %10s %s\n", w, "mode", "counter", "bare", "preload RAW", "libc RAW",
 	       "preload MONO", "libc MONO", "order");
 	for (int i = 0; i < nmodes; i++) {
 		struct mode_row *m = &modes[i];
@@ -140,17 +148,17 @@ int bench_modes_run(const char *lib, int rounds, long iters)
 			m->label = m->name;
 		m->counter = bench_mode_counter(m->name);
 		if (!m->available) {
-			printf("  %-11s n/a (no RDTSCP)\n", m->label);
+			printf("  %-*s n/a (no " FR_ARCH_ORDERED_FEATURE ")\n", w, m->label);
 			continue;
 		}
 		run_mode(lib, rounds, iters, m);
 		if (m->status != 0) {
-			printf("  %-11s %s\n", m->label, !m->interposed && m->where[0] && !m->libc_hidden ?
+			printf("  %-*s %s\n", w, m->label, !m->interposed && m->where[0] && !m->libc_hidden ?
 							       "NOT INTERPOSED (see above)" : "FAILED (see above)");
 			failed = 1;
 			continue;
 		}
-		printf("  %-11s %-13s %8.2f %11.2f %9.2f %12.2f %10.2f %ld/%ld\n", m->label, bench_kind_label(m->counter),
+		printf("  %-*s %-13s %8.2f %11.2f %9.2f %12.2f %10.2f %ld/%ld\n", w, m->label, bench_kind_label(m->counter),
 		       m->bare, m->preload_raw, m->libc_raw, m->preload_mono, m->libc_mono, m->order_bad, m->order_n);
 	}
 	printf("  (mode: FASTRAW_TSC, cal- with FASTRAW_SOURCE=calibrated; order: interposed RAW readings\n"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench/bench_table.h"
+#include "common/tool_arch.h"
 
 /* How a row's goal is stated: a bound on the difference, on the ratio, or none (a reference row). */
 enum goal_kind { NO_GOAL, DIFF_AT_MOST, RATIO_AT_MOST };
@@ -54,14 +55,22 @@ static int print_row(const struct row *w)
 	return missed;
 }
 
+/* A header line: "key:" padded to 16 columns (at least one blank), then the value. */
+static void header(const char *key, const char *value)
+{
+	int n = printf("%s:", key);
+
+	printf("%*s%s\n", n < 16 ? 16 - n : 1, "", value);
+}
+
 /* The goal for default-mode RAW against the kernel's vDSO, by clocksource. */
 static void default_goal(const struct bench_machine *m, struct row *w)
 {
-	if (strcmp(m->clocksource, "tsc") == 0) {
-		/* The vDSO already reads rdtscp or lfence;rdtsc here: the ordered read is the floor. */
+	if (strcmp(m->clocksource, FR_ARCH_CLOCKSOURCE) == 0) {
+		/* The vDSO already reads the counter with an ordered or fenced read here: that read is the floor. */
 		w->goal = RATIO_AT_MOST;
 		w->limit = 1.05;
-		w->what = "RAW default vs the vDSO's RAW called directly (tsc: parity, <= 1.05x)";
+		w->what = "RAW default vs the vDSO's RAW called directly (" FR_ARCH_CLOCKSOURCE ": parity, <= 1.05x)";
 	} else if (strcmp(m->clocksource, "kvm-clock") == 0) {
 		w->goal = RATIO_AT_MOST;
 		w->limit = 1 / 1.15;
@@ -75,6 +84,7 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		      const struct bench_goal_results *r)
 {
 	int su_base = r->startup_runs[SU_EMPTY] > 0 ? SU_EMPTY : SU_NONE, missed = 0;
+	char mode_what[128];
 	struct row rows[] = {
 		{ "startup", r->startup[SU_FASTRAW], r->startup[su_base], DIFF_AT_MOST, 20, "us",
 		  su_base == SU_EMPTY ? "start-up of /bin/true (us per process): LD_PRELOAD=libfastraw vs an empty preload" :
@@ -89,27 +99,37 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		  "RAW with FASTRAW_STATS=1 vs RAW without (two processes)" },
 		{ "stats-mono", r->mono_stats, r->mono_def, DIFF_AT_MOST, 1.0, "ns",
 		  "MONOTONIC with FASTRAW_STATS=1 vs MONOTONIC without (two processes)" },
-		{ "rdtsc-mode", r->raw_tsc, r->rdtsc_tsc, RATIO_AT_MOST, m->amd ? 1.10 : 1.40, "",
-		  m->amd ? "RAW with FASTRAW_TSC=rdtsc vs bare rdtsc (same process; the AMD goal)" :
-			   "RAW with FASTRAW_TSC=rdtsc vs bare rdtsc (same process; the Intel goal)" },
+		{ FR_ARCH_COUNTER_NAME_UNORDERED "-mode", r->raw_unordered, r->bare_unordered,
+		  m->goal_name ? RATIO_AT_MOST : NO_GOAL, m->goal_limit, "", mode_what },
 		{ "default-vdso", r->raw_def, r->vdso_raw_def, NO_GOAL, 0, "", "" },
 		{ "default-syscall", r->raw_def, r->syscall_none, NO_GOAL, 0, "",
 		  "RAW default vs the clock_gettime system call" },
-		{ "bare-rdtsc", r->rdtsc_none, -1, NO_GOAL, 0, "", "bare rdtsc (no preload)" },
-		{ "bare-lfence", r->lfence_none, -1, NO_GOAL, 0, "", "bare lfence;rdtsc (no preload)" },
-		{ "bare-rdtscp", r->rdtscp_none, -1, NO_GOAL, 0, "",
-		  m->rdtscp ? "bare rdtscp (no preload)" : "bare rdtscp: n/a, the CPU has no RDTSCP" },
+		{ "bare-" FR_ARCH_COUNTER_NAME_UNORDERED, r->unordered_none, -1, NO_GOAL, 0, "",
+		  "bare " FR_ARCH_COUNTER_NAME_UNORDERED " (no preload)" },
+		{ "bare-" FR_ARCH_COUNTER_NAME_FENCED, r->fenced_none, -1, NO_GOAL, 0, "", "bare " TOOL_FENCED_WHAT " (no preload)" },
+		{ "bare-" FR_ARCH_COUNTER_NAME_ORDERED, r->ordered_none, -1, NO_GOAL, 0, "",
+		  m->ordered ? "bare " FR_ARCH_COUNTER_NAME_ORDERED " (no preload)" :
+			       "bare " FR_ARCH_COUNTER_NAME_ORDERED ": n/a, the CPU has no " FR_ARCH_ORDERED_FEATURE },
 	};
 
+	/* The row holds mode_what's address; its words are written here, before any row is printed. */
+	if (m->goal_name)
+		snprintf(mode_what, sizeof(mode_what), "RAW with FASTRAW_TSC=%s vs bare %s (same process; the %s goal)",
+			 FR_ARCH_COUNTER_NAME_UNORDERED, FR_ARCH_COUNTER_NAME_UNORDERED, m->goal_name);
+	else
+		snprintf(mode_what, sizeof(mode_what), "RAW with FASTRAW_TSC=%s vs bare %s (same process; no goal here)",
+			 FR_ARCH_COUNTER_NAME_UNORDERED, FR_ARCH_COUNTER_NAME_UNORDERED);
 	default_goal(m, &rows[7]);
-	printf("cpu:            %s %s (rdtsc goal: %s)\n", m->vendor[0] ? m->vendor : "?", m->brand,
-	       m->amd ? "AMD" : "Intel");
+	printf("cpu:            %s %s", m->vendor[0] ? m->vendor : "?", m->brand);
+	if (m->goal_name)
+		printf(" (" FR_ARCH_COUNTER_NAME_UNORDERED " goal: %s)", m->goal_name);
+	putchar('\n');
 	printf("kernel:         %s\n", m->release);
 	printf("clocksource:    %s\n", m->clocksource);
 	printf("counter:        %s (libfastraw's default here; fast path %s, source %s, clock mode %s)\n", r->counter,
 	       r->active ? "active" : "off", r->source, r->clock_mode);
-	printf("rdtscp:         %s\n", m->rdtscp ? "yes" : "no");
-	printf("invariant tsc:  %s\n", m->invariant_tsc ? "yes" : "no");
+	header(tool_feature_key(), m->ordered ? "yes" : "no");
+	header("invariant " FR_ARCH_COUNTER_WORD, m->invariant ? "yes" : "no");
 	printf("\nGoals: median of %d interleaved rounds of %ld calls (syscall %ld), ns per call;\n", o->rounds, o->iters,
 	       o->iters / 10 > 0 ? o->iters / 10 : 1);
 	printf("start-up: median of %d, %d and %d runs (none, empty, libfastraw), us per process\n",

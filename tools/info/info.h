@@ -19,6 +19,7 @@ struct info_sys {
 	char vendor[13];           /* the CPU's vendor, "" when it does not say */
 	char brand[49];            /* the CPU's model string, spaces trimmed; "" without one */
 	struct fr_cpu_features cpu;
+	struct fr_arch_rates rates; /* the counter's rate as the CPU states it (arch/arch.h) */
 };
 
 /* The kernel's data pages, as the library reads them. */

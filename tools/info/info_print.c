@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "common/tool_arch.h"
 #include "info/info.h"
 
 /* The longest key, "tsc frequency (pvclock):", is 24 characters. */
@@ -32,6 +33,15 @@ static const char *mode_name(int mode)
 	return mode < 0 ? "unknown" : fr_mode_name(mode);
 }
 
+/* A rate for people: "62.500 MHz (62500000 Hz, cntfrq_el0)"; a fraction is rounded to the Hz. */
+static void rate_line(FILE *f, const struct fr_arch_rate *r)
+{
+	uint64_t hz = (r->hz_num + r->hz_den / 2) / r->hz_den;
+
+	kv(f, "counter frequency", "%" PRIu64 ".%03" PRIu64 " MHz (%" PRIu64 " Hz, %s)", hz / 1000000, hz / 1000 % 1000,
+	   hz, r->source);
+}
+
 void info_print_text(FILE *f, const struct info *in)
 {
 	const struct info_sys *s = &in->sys;
@@ -55,9 +65,16 @@ void info_print_text(FILE *f, const struct info *in)
 	kv(f, "clock mode", "%s", mode_name(p->mode));
 	if (fr_mode_is_pvclock(p->mode))
 		kv(f, "pvclock stable", "%s", p->have_pv ? yes_no(p->pv_flags & FR_PV_STABLE_BIT) : "unknown");
-	kv(f, "cpu", "%s %s", s->vendor, s->brand);
+	if (s->vendor[0] || s->brand[0])
+		kv(f, "cpu", "%s %s", s->vendor, s->brand);
+	else
+		kv(f, "cpu", "unknown (the CPU's identity cannot be read here)");
 	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));
-	kv(f, FR_ARCH_COUNTER_NAME_ORDERED, "%s", yes_no(s->cpu.ordered_read));
+	kv(f, tool_feature_key(), "%s", yes_no(s->cpu.ordered_read));
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n)
+		rate_line(f, &s->rates.r[0]);
+	else if (TOOL_SHOW_COUNTER_RATE)
+		kv(f, "counter frequency", "unknown (the CPU does not state it)");
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
 	if (st->active)
 		kv(f, "fast path", "active");
@@ -201,7 +218,16 @@ void info_print_json(FILE *f, const struct info *in)
 	jmember(&j, "cpu_vendor", s->vendor);
 	jmember(&j, "cpu_brand", s->brand);
 	jraw(&j, "invariant_" FR_ARCH_COUNTER_WORD, "%s", jbool(s->cpu.invariant_counter));
-	jraw(&j, FR_ARCH_COUNTER_NAME_ORDERED, "%s", jbool(s->cpu.ordered_read));
+	jraw(&j, tool_feature_key(), "%s", jbool(s->cpu.ordered_read));
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n) {
+		const struct fr_arch_rate *r = &s->rates.r[0];
+
+		jraw(&j, "counter_hz", "%" PRIu64, (r->hz_num + r->hz_den / 2) / r->hz_den);
+		jmember(&j, "counter_hz_source", r->source);
+	} else if (TOOL_SHOW_COUNTER_RATE) {
+		jraw(&j, "counter_hz", "null");
+		jmember(&j, "counter_hz_source", NULL);
+	}
 	jmember(&j, "counter", fr_counter_name(st->counter));
 	jmember(&j, "counter_reason", in->counter.why);
 	jkey(&j, "warnings");

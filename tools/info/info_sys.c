@@ -56,6 +56,7 @@ void info_sys_read(struct info_sys *s)
 	cpu_identity(s);
 	/* The library's own probe: it never executes the instructions it asks about. */
 	fr_cpu_probe_default(&s->cpu);
+	fr_arch_counter_rates(&s->rates);
 }
 
 void info_counter_explain(struct info_counter *c, const struct fr_cpu_features *cpu, char **envp, int secure)
