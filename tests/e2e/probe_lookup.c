@@ -185,7 +185,7 @@ static void check_parsed(void)
 	printf("walk=ok\nhash_tables=%d\nnotes=%d\nlinux_note=%d\n", !!w.gnu + !!w.sysv, w.notes, w.linux_note);
 	/* The kernel's own image, for comparison: what a copy of it must hold. */
 	if (elfwalk_open((const void *)vdso_lo, &k, &why) == 0)
-		printf("kernel_hash_tables=%d\n", !!k.gnu + !!k.sysv);
+		printf("kernel_hash_tables=%d\nkernel_gnu=%d\nkernel_sysv=%d\n", !!k.gnu + !!k.sysv, !!k.gnu, !!k.sysv);
 	for (int gnu = 0; gnu <= 1; gnu++) {
 		char key[32];
 
