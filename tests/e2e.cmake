@@ -2,11 +2,12 @@
 # End-to-end tests: probe programs, never linked with libfastraw, run under LD_PRELOAD by
 # Check suites that compare what they see with the kernel's raw syscall.
 
-# fr_add_e2e_probe(NAME SOURCES...): a probe executable e2e_probe_NAME.
+# fr_add_e2e_probe(NAME SOURCES...): a probe executable e2e_probe_NAME. It may include src/'s
+# headers (arch/arch.h: the architecture's vDSO and counter names), never link the library's code.
 function(fr_add_e2e_probe name)
   add_executable(e2e_probe_${name} ${ARGN})
   target_include_directories(e2e_probe_${name} PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/support ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
+    ${CMAKE_CURRENT_SOURCE_DIR}/support ${CMAKE_CURRENT_SOURCE_DIR}/e2e ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(e2e_probe_${name} PRIVATE
     Threads::Threads ${CMAKE_DL_LIBS} fastraw_warnings)
 endfunction()
@@ -24,14 +25,18 @@ target_link_libraries(e2e_probe_ctor PRIVATE e2e_ctor)
 fr_add_e2e_probe(preinit e2e/probe_preinit.c)
 fr_add_e2e_probe(causality e2e/probe_causality.c)
 fr_add_e2e_probe(lookup e2e/probe_lookup.c e2e/elfwalk.c)
-fr_add_e2e_probe(sys e2e/probe_sys.c e2e/callregs.c)
+# The register-level syscall() call, in the architecture's assembly (FR_ARCH: x86_64, aarch64).
+set(fr_e2e_callregs e2e/callregs.c e2e/callregs_${FR_ARCH}.c)
+fr_add_e2e_probe(sys e2e/probe_sys.c ${fr_e2e_callregs})
 fr_add_e2e_probe(calib e2e/probe_calib.c)
-fr_add_e2e_probe(trace e2e/probe_trace.c)
-# The instruction encodings it counts come from src/arch/.
-target_include_directories(e2e_probe_trace PRIVATE ${PROJECT_SOURCE_DIR}/src)
+# The single-stepping trace probe decodes x86-64 instructions and registers (PTRACE_GETREGS,
+# rip): x86-64 only, with e2e_path below. The steps suite is the architecture-neutral one.
+if(FR_ARCH STREQUAL "x86_64")
+  fr_add_e2e_probe(trace e2e/probe_trace.c)
+endif()
 fr_add_e2e_probe(unload e2e/probe_unload.c)
-fr_add_e2e_probe(efault e2e/probe_efault.c e2e/callregs.c)
-fr_add_e2e_probe(regspy e2e/probe_regspy.c e2e/callregs.c)
+fr_add_e2e_probe(efault e2e/probe_efault.c ${fr_e2e_callregs})
+fr_add_e2e_probe(regspy e2e/probe_regspy.c ${fr_e2e_callregs})
 # A syscall() interposer that records every register, preloaded after libfastraw by e2e_syscall.
 add_library(e2e_spy SHARED e2e/spy_lib.c)
 target_link_libraries(e2e_spy PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
@@ -86,7 +91,7 @@ if(NOT FASTRAW_SANITIZE)
 endif()
 # Single-stepped, an instrumented library takes longer than a timer tick from one seqcount read
 # to the next: every round retries until the call passes through. So not with the sanitizers.
-if(NOT FASTRAW_SANITIZE)
+if(NOT FASTRAW_SANITIZE AND TARGET e2e_probe_trace)
   fr_add_e2e_test(e2e_path bracket trace)
 endif()
 
@@ -173,6 +178,7 @@ fr_add_script_test(e2e_copies LABELS e2e TIMEOUT 120
 # without -pie, beside the test interposer and its variant without dlsym; failed lookups' dlerror
 # text against glibc's alone, also beside the test interposer and through the launcher.
 add_library(e2e_plugin SHARED e2e/plugin_lib.c)
+target_include_directories(e2e_plugin PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(e2e_plugin PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 add_library(e2e_chain_nodlsym SHARED e2e/chain_lib.c)
 target_compile_definitions(e2e_chain_nodlsym PRIVATE CHAIN_NO_DLSYM)

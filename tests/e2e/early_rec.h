@@ -13,6 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* getpid's version in glibc: the architecture's first (x86-64's 2.2.5, arm64's 2.17). */
+#if defined(__x86_64__)
+#define EARLY_GETPID_VERSION "GLIBC_2.2.5"
+#else
+#define EARLY_GETPID_VERSION "GLIBC_2.17"
+#endif
+
 struct early_rec {
 	int done;
 	unsigned long hwcap, pagesz, ehdr, bogus;
@@ -57,7 +64,7 @@ static inline void early_record(struct early_rec *r)
 	r->raw_rc = clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	r->raw_ns = early_ns(&ts);
 	r->dlsym_getpid = dlsym(RTLD_DEFAULT, "getpid");
-	r->dlvsym_getpid = dlvsym(RTLD_DEFAULT, "getpid", "GLIBC_2.2.5");
+	r->dlvsym_getpid = dlvsym(RTLD_DEFAULT, "getpid", EARLY_GETPID_VERSION);
 	r->dlsym_next_getpid = dlsym(RTLD_NEXT, "getpid");
 	r->sc_pid = syscall(SYS_getpid);
 	r->sc_raw_rc = syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, &ts);

@@ -8,6 +8,8 @@
 #include "run_suite.h"
 #include <stdint.h>
 
+#include "arch/arch.h"
+
 /* What one run of a probe produced. */
 struct e2e_result {
 	int status; /* wait status, as waitpid reports it */
@@ -60,9 +62,20 @@ int64_t e2e_kernel_raw_ns(void);
    a caller already inside one (the kernel matrix runs the suites so) sees a smaller shift. */
 int64_t e2e_timens_shift_ns(long mono_sec);
 
-/* The counter the library picks without FASTRAW_TSC: rdtscp where the CPU has it, else lfence. */
+/*
+ * FASTRAW_TSC's names for the three counter reads, as the library prints them (src/arch/<cpu>/
+ * counter.h): x86-64's rdtscp, lfence and rdtsc, arm64's cntvctss, isb+cntvct and cntvct.
+ * String literals, so that E2E_TSC(E2E_FENCED) is one too.
+ */
+#define E2E_ORDERED FR_ARCH_COUNTER_NAME_ORDERED
+#define E2E_FENCED FR_ARCH_COUNTER_NAME_FENCED
+#define E2E_UNORDERED FR_ARCH_COUNTER_NAME_UNORDERED
+#define E2E_TSC(name) "FASTRAW_TSC=" name
+
+/* Whether the CPU has the ordered read (E2E_ORDERED): RDTSCP on x86-64, FEAT_ECV on arm64. */
+int e2e_cpu_has_ordered(void);
+/* The counter the library picks without FASTRAW_TSC: E2E_ORDERED where the CPU has it, else E2E_FENCED. */
 const char *e2e_default_counter(void);
-int e2e_cpu_has_rdtscp(void);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
    it (or one marked "(assumed: ...)"), this clocksource, the given counter (NULL: the default) and ending in "active". */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 
+#include "arch/arch.h"
 #include "plugin_lib.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -39,7 +40,7 @@ void e2e_plugin_failures(plugin_report_fn report)
 	       dlvsym(RTLD_DEFAULT, "clock_gettime", "BOGUS_1.0"));
 	report("plugin dlvsym(RTLD_NEXT, __clock_gettime, BOGUS_1.0)",
 	       dlvsym(RTLD_NEXT, "__clock_gettime", "BOGUS_1.0"));
-	report("plugin dlsym(RTLD_NEXT, __vdso_clock_gettime)", dlsym(RTLD_NEXT, "__vdso_clock_gettime"));
-	report("plugin dlsym(RTLD_DEFAULT, __vdso_clock_gettime)", dlsym(RTLD_DEFAULT, "__vdso_clock_gettime"));
+	report("plugin dlsym(RTLD_NEXT, " FR_ARCH_VDSO_CLOCK_GETTIME ")", dlsym(RTLD_NEXT, FR_ARCH_VDSO_CLOCK_GETTIME));
+	report("plugin dlsym(RTLD_DEFAULT, " FR_ARCH_VDSO_CLOCK_GETTIME ")", dlsym(RTLD_DEFAULT, FR_ARCH_VDSO_CLOCK_GETTIME));
 	report("plugin dlsym(RTLD_NEXT, no_such_symbol)", dlsym(RTLD_NEXT, "fastraw_no_such_symbol"));
 }

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
+#include "arch/arch.h"
 #include "plugin_lib.h"
 
 /* One line per lookup: found or not and dlerror's text; a second dlerror must then say nothing. */
@@ -20,9 +21,9 @@ static void report(const char *what, void *found)
 /* Every clock name and one other, through RTLD_DEFAULT and RTLD_NEXT, unversioned and versioned. */
 static void from_program(void)
 {
-	static const char *const names[] = { "clock_gettime", "__clock_gettime", "__vdso_clock_gettime",
+	static const char *const names[] = { "clock_gettime", "__clock_gettime", FR_ARCH_VDSO_CLOCK_GETTIME,
 					     "fastraw_no_such_symbol", NULL };
-	static const char *const versions[] = { "BOGUS_1.0", "GLIBC_2.17", "LINUX_2.6", NULL };
+	static const char *const versions[] = { "BOGUS_1.0", "GLIBC_2.17", FR_ARCH_VDSO_VERSION, NULL };
 	char what[128];
 
 	for (const char *const *n = names; *n; n++) {
@@ -43,9 +44,9 @@ static void from_program(void)
 static void from_handles(void *vdso, void *libc)
 {
 	report("dlsym(vdso, __clock_gettime)", dlsym(vdso, "__clock_gettime"));
-	report("dlvsym(vdso, __vdso_clock_gettime, LINUX_9.9)", dlvsym(vdso, "__vdso_clock_gettime", "LINUX_9.9"));
+	report("dlvsym(vdso, " FR_ARCH_VDSO_CLOCK_GETTIME ", LINUX_9.9)", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME, "LINUX_9.9"));
 	report("dlvsym(vdso, clock_gettime, GLIBC_2.17)", dlvsym(vdso, "clock_gettime", "GLIBC_2.17"));
-	report("dlsym(libc, __vdso_clock_gettime)", dlsym(libc, "__vdso_clock_gettime"));
+	report("dlsym(libc, " FR_ARCH_VDSO_CLOCK_GETTIME ")", dlsym(libc, FR_ARCH_VDSO_CLOCK_GETTIME));
 	report("dlvsym(libc, clock_gettime, GLIBC_9.9)", dlvsym(libc, "clock_gettime", "GLIBC_9.9"));
 	report("dlvsym(libc, __clock_gettime, BOGUS_1.0)", dlvsym(libc, "__clock_gettime", "BOGUS_1.0"));
 }
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
 	/* A successful lookup clears an error nobody read, as every dl call does. */
 	dlvsym(RTLD_DEFAULT, "clock_gettime", "BOGUS_1.0");
 	report("dlsym(RTLD_DEFAULT, clock_gettime) after an unread error", dlsym(RTLD_DEFAULT, "clock_gettime"));
-	dlsym(RTLD_DEFAULT, "__vdso_clock_gettime");
+	dlsym(RTLD_DEFAULT, FR_ARCH_VDSO_CLOCK_GETTIME);
 	report("dlvsym(RTLD_NEXT, clock_gettime, GLIBC_2.17) after an unread error",
 	       dlvsym(RTLD_NEXT, "clock_gettime", "GLIBC_2.17"));
 	return 0;

@@ -26,12 +26,30 @@ static long k_call(long clk, long p)
 {
 	long ret;
 
+#if defined(__x86_64__)
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
 			 : "0"((long)SYS_clock_gettime), "D"(clk), "S"(p)
 			 : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_clock_gettime;
+	register long x0 __asm__("x0") = clk;
+	register long x1 __asm__("x1") = p;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	ret = x0;
+#else
+#error "probe_efault.c: no system call instruction for this architecture"
+#endif
 	return ret;
 }
+
+/* The seccomp_data.arch value of this process's system calls. */
+#if defined(__x86_64__)
+#define PROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
 
 struct target {
 	const char *name;
@@ -142,7 +160,7 @@ static int install_marker_filter(void)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROBE_AUDIT_ARCH, 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clock_gettime, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | MARKER_ERRNO),

@@ -9,8 +9,24 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "elfwalk.h"
 #include "probe.h"
+
+/*
+ * The vDSO's names (the kernel's vdso.lds.S): x86-64 exports __vdso_* and an alias without the
+ * prefix for each, also time and getcpu; arm64 exports __kernel_* alone, no time, no getcpu.
+ */
+#if defined(__x86_64__)
+#define VDSO_NAME(fn) "__vdso_" fn
+#define VDSO_ALIASES 1
+#define VDSO_TIME_GETCPU 1
+#else
+#define VDSO_NAME(fn) "__kernel_" fn
+#define VDSO_ALIASES 0
+#define VDSO_TIME_GETCPU 0
+#endif
+#define VDSO_V FR_ARCH_VDSO_VERSION
 
 #define SAMPLES 20000
 #define SENTINEL 4321
@@ -106,26 +122,31 @@ static void other_fail(const char *what)
 /* The image's other functions are the kernel's own and answer as the system calls do. */
 static void check_others(const struct elfwalk *w, int gnu)
 {
-	tod_fn tod = (tod_fn)elfwalk_sym(w, gnu, "__vdso_gettimeofday", "LINUX_2.6");
-	time_fn tm = (time_fn)elfwalk_sym(w, gnu, "__vdso_time", "LINUX_2.6");
-	getcpu_fn gc = (getcpu_fn)elfwalk_sym(w, gnu, "__vdso_getcpu", "LINUX_2.6");
-	e2e_clock_fn res = (e2e_clock_fn)elfwalk_sym(w, gnu, "__vdso_clock_getres", "LINUX_2.6");
+	tod_fn tod = (tod_fn)elfwalk_sym(w, gnu, VDSO_NAME("gettimeofday"), VDSO_V);
+	e2e_clock_fn res = (e2e_clock_fn)elfwalk_sym(w, gnu, VDSO_NAME("clock_getres"), VDSO_V);
 	struct timeval a, m, b;
 	struct timespec r1, r2;
-	long ta, tmv, tb;
-	unsigned c1, n1, c2, n2, c3, n3;
-	int ok = 0;
 
-	if (!tod || !tm || !gc || !res || !in_vdso((void *)tod) || !in_vdso((void *)tm) ||
-	    !in_vdso((void *)gc) || !in_vdso((void *)res)) {
-		other_fail("gettimeofday, time, getcpu or clock_getres missing or outside [vdso]");
+	if (!tod || !res || !in_vdso((void *)tod) || !in_vdso((void *)res)) {
+		other_fail("gettimeofday or clock_getres missing or outside [vdso]");
 		return;
 	}
 	syscall(SYS_gettimeofday, &a, NULL);
 	tod(&m, NULL);
 	syscall(SYS_gettimeofday, &b, NULL);
 	if (timercmp(&a, &m, >) || timercmp(&m, &b, >))
-		other_fail("__vdso_gettimeofday outside the kernel's bracket");
+		other_fail("the vDSO's gettimeofday outside the kernel's bracket");
+#if VDSO_TIME_GETCPU
+	time_fn tm = (time_fn)elfwalk_sym(w, gnu, VDSO_NAME("time"), VDSO_V);
+	getcpu_fn gc = (getcpu_fn)elfwalk_sym(w, gnu, VDSO_NAME("getcpu"), VDSO_V);
+	long ta, tmv, tb;
+	unsigned c1, n1, c2, n2, c3, n3;
+	int ok = 0;
+
+	if (!tm || !gc || !in_vdso((void *)tm) || !in_vdso((void *)gc)) {
+		other_fail("time or getcpu missing or outside [vdso]");
+		return;
+	}
 	ta = syscall(SYS_time, NULL);
 	tmv = tm(NULL);
 	tb = syscall(SYS_time, NULL);
@@ -140,10 +161,11 @@ static void check_others(const struct elfwalk *w, int gnu)
 	}
 	if (!ok)
 		other_fail("__vdso_getcpu disagrees with getcpu");
+#endif
 	for (clockid_t c = 0; c <= CLOCK_BOOTTIME; c++) {
 		if (res(c, &r1) != 0 || syscall(SYS_clock_getres, c, &r2) != 0 || r1.tv_sec != r2.tv_sec ||
 		    r1.tv_nsec != r2.tv_nsec)
-			other_fail("__vdso_clock_getres disagrees with clock_getres");
+			other_fail("the vDSO's clock_getres disagrees with clock_getres");
 	}
 }
 
@@ -151,7 +173,7 @@ static void check_others(const struct elfwalk *w, int gnu)
 static void check_parsed(void)
 {
 	const void *ehdr = (const void *)getauxval(AT_SYSINFO_EHDR);
-	struct elfwalk w;
+	struct elfwalk w, k;
 	const char *why;
 
 	printf("ehdr_is_real=%d\n", (uintptr_t)ehdr == vdso_lo);
@@ -161,16 +183,21 @@ static void check_parsed(void)
 		return;
 	}
 	printf("walk=ok\nhash_tables=%d\nnotes=%d\nlinux_note=%d\n", !!w.gnu + !!w.sysv, w.notes, w.linux_note);
+	/* The kernel's own image, for comparison: what a copy of it must hold. */
+	if (elfwalk_open((const void *)vdso_lo, &k, &why) == 0)
+		printf("kernel_hash_tables=%d\nkernel_gnu=%d\nkernel_sysv=%d\n", !!k.gnu + !!k.sysv, !!k.gnu, !!k.sysv);
 	for (int gnu = 0; gnu <= 1; gnu++) {
 		char key[32];
 
 		snprintf(key, sizeof(key), "parsed_%s", gnu ? "gnu" : "sysv");
 		if ((gnu ? w.gnu : w.sysv) == NULL)
 			continue;
-		check_vdso_convention(key, elfwalk_sym(&w, gnu, "__vdso_clock_gettime", "LINUX_2.6"));
+		check_vdso_convention(key, elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, VDSO_V));
+#if VDSO_ALIASES
 		snprintf(key, sizeof(key), "parsed_alias_%s", gnu ? "gnu" : "sysv");
-		check_vdso_convention(key, elfwalk_sym(&w, gnu, "clock_gettime", "LINUX_2.6"));
-		if (elfwalk_sym(&w, gnu, "__vdso_clock_gettime", "LINUX_9.9"))
+		check_vdso_convention(key, elfwalk_sym(&w, gnu, "clock_gettime", VDSO_V));
+#endif
+		if (elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, "LINUX_9.9"))
 			other_fail("a wrong version matched");
 		check_others(&w, gnu);
 	}
@@ -229,9 +256,11 @@ int main(void)
 	check_raw("handle_private", dlsym(libc, "__clock_gettime"));
 	check_raw("handle_versioned", dlvsym(libc, "clock_gettime", "GLIBC_2.17"));
 	check_raw("next_versioned", dlvsym(RTLD_NEXT, "clock_gettime", "GLIBC_2.17"));
-	check_vdso_convention("vdso_dlsym", dlsym(vdso, "__vdso_clock_gettime"));
-	check_vdso_convention("vdso_dlvsym", dlvsym(vdso, "__vdso_clock_gettime", "LINUX_2.6"));
+	check_vdso_convention("vdso_dlsym", dlsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME));
+	check_vdso_convention("vdso_dlvsym", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME, VDSO_V));
+#if VDSO_ALIASES
 	check_vdso_convention("vdso_alias", dlsym(vdso, "clock_gettime"));
+#endif
 	check_parsed();
 	check_unchanged();
 	e2e_tally_print("", &tally);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe: what a later syscall() interposer (spy_lib.c) sees of each call that passes through libfastraw's syscall(): every register and the stack as the caller left them. */
+/* Probe: what a later syscall() interposer (spy_lib.c) sees of each call that passes through libfastraw's syscall(): every register and the stack as the caller left them; on arm64 also the stack-page rule of FASTRAW_SYSCALL=1 at its edges. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,6 +20,10 @@
 #define A6 0x3333L
 #define STACK7 0x4444L
 #define RAX 0x5a5a5a5a5a5a5a03L
+#define X7 0x6666L
+#define X8 0x5a5a5a5a5a5a5a08L
+/* A top-byte tag (arm64's top-byte-ignore): the same address to the CPU, another to the kernel. */
+#define TAG (0x5aUL << 56)
 
 static e2e_spy_take_fn spy_take;
 
@@ -28,7 +32,16 @@ static long k_syscall3(long nr, long a1, long a2)
 {
 	long ret;
 
+#if defined(__x86_64__)
 	__asm__ volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a1), "S"(a2) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a1;
+	register long x1 __asm__("x1") = a2;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
+	ret = x0;
+#endif
 	return ret;
 }
 
@@ -36,12 +49,21 @@ struct spy_case {
 	const char *name;
 	long nr, a1, a2; /* a2 is ignored when slot */
 	int slot;        /* the third argument is a stack slot the fast path may serve */
+	long sp_off, slot_off; /* arm64: where sp and the slot lie (callregs.h); 0: the defaults */
+	unsigned long tag;     /* arm64: the slot's address tag */
 };
 
 /* What one call looked like on both sides, reported from a child through shared memory. */
 struct outcome {
-	long ret, err, calls, exact;
+	long ret, err, calls, exact, kept;
 };
+
+#if defined(__x86_64__)
+static void fill(struct e2e_call *c, const struct spy_case *k)
+{
+	*c = (struct e2e_call){ .a = { k->nr, k->a1, k->a2, A4, A5, A6 }, .stack7 = STACK7, .rax = RAX,
+				.use_slot = k->slot };
+}
 
 static int regs_exact(const struct e2e_call *c, const struct e2e_spy_regs *s)
 {
@@ -50,11 +72,56 @@ static int regs_exact(const struct e2e_call *c, const struct e2e_spy_regs *s)
 	       s->rsp == c->rsp - 8;
 }
 
+static void show(const char *name, const struct e2e_call *c, const struct e2e_spy_regs *s)
+{
+	printf("%s: sent rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx;"
+	       " spy saw rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx\n",
+	       name, c->a[0], c->a[1], c->p, c->a[3], c->a[4], c->a[5], c->rax, c->stack7, c->rsp - 8, s->rdi,
+	       s->rsi, s->rdx, s->rcx, s->r8, s->r9, s->rax, s->stack7, s->rsp);
+}
+
+/* The callee-saved registers: not watched on x86-64. */
+static int kept(const struct e2e_call *c)
+{
+	(void)c;
+	return 1;
+}
+#elif defined(__aarch64__)
+static void fill(struct e2e_call *c, const struct spy_case *k)
+{
+	*c = (struct e2e_call){ .a = { k->nr, k->a1, k->a2, A4, A5, A6, STACK7 }, .x7 = X7, .x8 = X8,
+				.use_slot = k->slot, .sp_off = k->sp_off, .slot_off = k->slot_off, .tag = k->tag };
+}
+
+/* bl pushes nothing: the spy sees sp as it was at the call, and x30 the address after the bl. */
+static int regs_exact(const struct e2e_call *c, const struct e2e_spy_regs *s)
+{
+	return s->x[0] == c->a[0] && s->x[1] == c->a[1] && s->x[2] == c->p && s->x[3] == c->a[3] &&
+	       s->x[4] == c->a[4] && s->x[5] == c->a[5] && s->x[6] == c->a[6] && s->x[7] == c->x7 &&
+	       s->x[8] == c->x8 && s->sp == c->sp && s->lr == c->lr;
+}
+
+static void show(const char *name, const struct e2e_call *c, const struct e2e_spy_regs *s)
+{
+	printf("%s: sent x0-x8=%#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx sp=%#lx x30=%#lx;"
+	       " spy saw %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx sp=%#lx x30=%#lx\n",
+	       name, c->a[0], c->a[1], c->p, c->a[3], c->a[4], c->a[5], c->a[6], c->x7, c->x8, c->sp, c->lr,
+	       s->x[0], s->x[1], s->x[2], s->x[3], s->x[4], s->x[5], s->x[6], s->x[7], s->x[8], s->sp, s->lr);
+}
+
+/* x19-x28, x29 and sp as the caller left them, whichever way the call went. */
+static int kept(const struct e2e_call *c)
+{
+	return c->kept == 1;
+}
+#endif
+
 static void one_call(const struct spy_case *k, struct outcome *o)
 {
-	struct e2e_call c = { .a = { k->nr, k->a1, k->a2, A4, A5, A6 }, .stack7 = STACK7, .rax = RAX, .use_slot = k->slot };
+	struct e2e_call c;
 	struct e2e_spy_regs s;
 
+	fill(&c, k);
 	spy_take(&s);
 	errno = 0;
 	e2e_call_syscall(&c);
@@ -63,11 +130,9 @@ static void one_call(const struct spy_case *k, struct outcome *o)
 	spy_take(&s);
 	o->calls = s.calls;
 	o->exact = s.calls == 1 && regs_exact(&c, &s);
+	o->kept = kept(&c);
 	if (s.calls == 1 && !o->exact)
-		printf("%s: sent rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx;"
-		       " spy saw rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx\n",
-		       k->name, c.a[0], c.a[1], c.p, c.a[3], c.a[4], c.a[5], c.rax, c.stack7, c.rsp - 8, s.rdi,
-		       s.rsi, s.rdx, s.rcx, s.r8, s.r9, s.rax, s.stack7, s.rsp);
+		show(k->name, &c, &s);
 }
 
 /*
@@ -77,7 +142,11 @@ static void one_call(const struct spy_case *k, struct outcome *o)
  */
 static void run_case(const struct spy_case *k, struct outcome *shared)
 {
-	long want = k->slot ? 0 : k->nr == SYS_getppid ? getpid() : k_syscall3(k->nr, k->a1, k->a2);
+	struct timespec here;
+	/* A slot is a stack address: the kernel's answer for one, tagged as the slot is, is this one's. */
+	long want = k->slot ? k_syscall3(k->nr, k->a1, (long)((unsigned long)&here | k->tag))
+		    : k->nr == SYS_getppid ? getpid()
+					   : k_syscall3(k->nr, k->a1, k->a2);
 	int st, ok = 1;
 	pid_t pid;
 
@@ -90,8 +159,8 @@ static void run_case(const struct spy_case *k, struct outcome *shared)
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st)) {
-		printf("%s_signal=%d\n%s_calls=-1\n%s_exact=0\n%s_as_kernel=0\n", k->name,
-		       pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : -1, k->name, k->name, k->name);
+		printf("%s_signal=%d\n%s_calls=-1\n%s_exact=0\n%s_as_kernel=0\n%s_kept=0\n", k->name,
+		       pid > 0 && WIFSIGNALED(st) ? WTERMSIG(st) : -1, k->name, k->name, k->name, k->name);
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -103,6 +172,7 @@ static void run_case(const struct spy_case *k, struct outcome *shared)
 	printf("%s_calls=%ld\n", k->name, shared[0].calls == shared[1].calls ? shared[0].calls : -2);
 	printf("%s_exact=%d\n", k->name, (int)(shared[0].exact && shared[1].exact));
 	printf("%s_as_kernel=%d\n", k->name, ok);
+	printf("%s_kept=%d\n", k->name, (int)(shared[0].kept && shared[1].kept));
 }
 
 int main(void)
@@ -124,15 +194,31 @@ int main(void)
 		printf("spy=absent\n");
 		return 1;
 	}
+	/*
+	 * arm64's rule (src/arch/aarch64/syscall_stub.S): RAW is served for p >= sp with p + 16 at
+	 * most the end of the 4 KiB block holding sp - 16. The edges: the slot at sp, at the block's
+	 * last 16 bytes (sp low and high in the block), 8 bytes past it, 16 below sp, at sp when sp
+	 * starts a block (sp - 16 lies in the block below, which ends at sp), at sp tagged.
+	 */
 	const struct spy_case cases[] = {
-		{ "raw_stack", gettime, raw, 0, 1 },
-		{ "raw_null", gettime, raw, 0, 0 },
-		{ "raw_unmapped", gettime, raw, (long)(unmapped + 64), 0 },
-		{ "raw_read_only", gettime, raw, (long)(ro + 64), 0 },
-		{ "raw_prot_none", gettime, raw, (long)(none + 64), 0 },
-		{ "raw_other_page", gettime, raw, (long)(heap + 64), 0 },
-		{ "monotonic", gettime, CLOCK_MONOTONIC, 0, 1 },
-		{ "getppid", SYS_getppid, 0x7777, 0x8888, 0 },
+		{ .name = "raw_stack", .nr = gettime, .a1 = raw, .slot = 1 },
+#if defined(__aarch64__)
+		{ .name = "raw_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 - 16 },
+		{ .name = "raw_low_sp_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 16, .slot_off = 4096 - 16 },
+		{ .name = "raw_high_sp", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 4096 - 16, .slot_off = 4096 - 16 },
+		{ .name = "raw_past_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 - 8 },
+		{ .name = "raw_next_block", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 },
+		{ .name = "raw_below_sp", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 2048 - 16 },
+		{ .name = "raw_sp_block_start", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 4096, .slot_off = 4096 },
+		{ .name = "raw_tagged", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 2048, .tag = TAG },
+#endif
+		{ .name = "raw_null", .nr = gettime, .a1 = raw, .slot = 0 },
+		{ .name = "raw_unmapped", .nr = gettime, .a1 = raw, .a2 = (long)(unmapped + 64), .slot = 0 },
+		{ .name = "raw_read_only", .nr = gettime, .a1 = raw, .a2 = (long)(ro + 64), .slot = 0 },
+		{ .name = "raw_prot_none", .nr = gettime, .a1 = raw, .a2 = (long)(none + 64), .slot = 0 },
+		{ .name = "raw_other_page", .nr = gettime, .a1 = raw, .a2 = (long)(heap + 64), .slot = 0 },
+		{ .name = "monotonic", .nr = gettime, .a1 = CLOCK_MONOTONIC, .slot = 1 },
+		{ .name = "getppid", .nr = SYS_getppid, .a1 = 0x7777, .a2 = 0x8888, .slot = 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i], (struct outcome *)shared);

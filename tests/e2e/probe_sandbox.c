@@ -17,6 +17,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "elfwalk.h"
 #include "probe.h"
 
@@ -32,7 +33,13 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	if (trapped++ == 0)
 		first_nr = si->si_syscall;
 	/* The trapped call did not run: it returns ENOSYS, and the program goes on to report. */
+#if defined(__x86_64__)
 	uc->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
+#elif defined(__aarch64__)
+	uc->uc_mcontext.regs[0] = -ENOSYS;
+#else
+#error "probe_sandbox.c: no return register for this architecture"
+#endif
 }
 
 /*
@@ -40,6 +47,12 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
  * vDSO's own fallback, and the probe's bracket) and futex (a contended libc lock). Everything
  * else, openat, read, mprotect and getpid among them, traps.
  */
+#if defined(__x86_64__)
+#define PROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
 static int install_filter(void)
 {
 	static const long allowed[] = { SYS_write, SYS_exit_group, SYS_exit, SYS_rt_sigreturn, SYS_clock_gettime,
@@ -49,7 +62,7 @@ static int install_filter(void)
 	unsigned n = 0;
 
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROBE_AUDIT_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
@@ -120,7 +133,7 @@ int main(void)
 	ehdr = getauxval(AT_SYSINFO_EHDR);
 	p_default = dlsym(RTLD_DEFAULT, "clock_gettime");
 	p_next = dlsym(RTLD_NEXT, "clock_gettime");
-	p_vdso = vdso ? dlsym(vdso, "__vdso_clock_gettime") : NULL;
+	p_vdso = vdso ? dlsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME) : NULL;
 	put("raw_ok", in_bracket(clock_gettime, CLOCK_MONOTONIC_RAW));
 	put("mono_ok", in_bracket(clock_gettime, CLOCK_MONOTONIC));
 	put("dlsym_default_ok", p_default && in_bracket((e2e_clock_fn)p_default, CLOCK_MONOTONIC_RAW));
@@ -132,7 +145,9 @@ int main(void)
 	/* The image getauxval gives: a valid ELF whose clock_gettime answers RAW in the bracket. */
 	shadow_fn = NULL;
 	if (ehdr && elfwalk_open((const void *)ehdr, &w, &why) == 0)
-		shadow_fn = (int (*)(clockid_t, struct timespec *))elfwalk_sym(&w, 1, "__vdso_clock_gettime", "LINUX_2.6");
+		/* DT_GNU_HASH where the image has one (x86-64's); arm64's vDSO has DT_HASH alone. */
+		shadow_fn = (int (*)(clockid_t, struct timespec *))elfwalk_sym(&w, w.gnu != NULL, FR_ARCH_VDSO_CLOCK_GETTIME,
+										     FR_ARCH_VDSO_VERSION);
 	put("ehdr_nonzero", ehdr != 0);
 	put("ehdr_is_kernel", ehdr == kernel);
 	put("ehdr_same_header", ehdr && memcmp((const void *)ehdr, (const void *)kernel, sizeof(Elf64_Ehdr)) == 0);

@@ -33,39 +33,39 @@ START_TEST(bracket_default)
 }
 END_TEST
 
-START_TEST(bracket_rdtsc)
+START_TEST(bracket_unordered)
 {
 	struct e2e_result r;
 
-	run_bracket(&r, E2E_ENV("FASTRAW_TSC=rdtsc"), SAMPLES, "clock_gettime");
+	run_bracket(&r, E2E_ENV(E2E_TSC(E2E_UNORDERED)), SAMPLES, "clock_gettime");
 	e2e_assert_quiet(&r);
 	e2e_result_free(&r);
 }
 END_TEST
 
-START_TEST(bracket_lfence)
+START_TEST(bracket_fenced)
 {
 	struct e2e_result r;
 
-	run_bracket(&r, E2E_ENV("FASTRAW_TSC=lfence"), SAMPLES, "clock_gettime");
+	run_bracket(&r, E2E_ENV(E2E_TSC(E2E_FENCED)), SAMPLES, "clock_gettime");
 	e2e_assert_quiet(&r);
 	e2e_result_free(&r);
 }
 END_TEST
 
-/* Where the CPU lacks RDTSCP, asking for it warns once and falls back; the values stay right. */
-START_TEST(bracket_rdtscp)
+/* Where the CPU lacks the ordered read (RDTSCP, ECV), asking for it warns once and falls back; the values stay right. */
+START_TEST(bracket_ordered)
 {
 	struct e2e_result r;
 
-	run_bracket(&r, E2E_ENV("FASTRAW_TSC=rdtscp"), SAMPLES, "clock_gettime");
-	if (e2e_cpu_has_rdtscp()) {
+	run_bracket(&r, E2E_ENV(E2E_TSC(E2E_ORDERED)), SAMPLES, "clock_gettime");
+	if (e2e_cpu_has_ordered()) {
 		e2e_assert_quiet(&r);
 	} else {
 		ck_assert_msg(e2e_count_lines(r.err) == 1 &&
 				      e2e_count_lib_lines(r.err, "warning: ") == 1 &&
-				      e2e_count_lines_with(r.err, "rdtscp") == 1,
-			      "want one rdtscp warning, stderr:\n%.*s", E2E_SHOWN, r.err);
+				      e2e_count_lines_with(r.err, E2E_TSC(E2E_ORDERED)) == 1,
+			      "want one " E2E_ORDERED " warning, stderr:\n%.*s", E2E_SHOWN, r.err);
 	}
 	e2e_result_free(&r);
 }
@@ -112,9 +112,9 @@ static Suite *bracket_suite(void)
 	TCase *tc = e2e_tcase(s, "bracket");
 
 	tcase_add_test(tc, bracket_default);
-	tcase_add_test(tc, bracket_rdtsc);
-	tcase_add_test(tc, bracket_lfence);
-	tcase_add_test(tc, bracket_rdtscp);
+	tcase_add_test(tc, bracket_unordered);
+	tcase_add_test(tc, bracket_fenced);
+	tcase_add_test(tc, bracket_ordered);
 	tcase_add_test(tc, bracket_private_symbol);
 	tcase_add_test(tc, bracket_time_namespace);
 	return s;

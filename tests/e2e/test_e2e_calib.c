@@ -11,9 +11,9 @@
 #define BOUND_NS 2000
 
 static const char *const mode_default[] = { "FASTRAW_SOURCE=calibrated", NULL };
-static const char *const mode_rdtsc[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_TSC=rdtsc", NULL };
-static const char *const mode_lfence[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_TSC=lfence", NULL };
-static const char *const *const modes[] = { mode_default, mode_rdtsc, mode_lfence };
+static const char *const mode_unordered[] = { "FASTRAW_SOURCE=calibrated", E2E_TSC(E2E_UNORDERED), NULL };
+static const char *const mode_fenced[] = { "FASTRAW_SOURCE=calibrated", E2E_TSC(E2E_FENCED), NULL };
+static const char *const *const modes[] = { mode_default, mode_unordered, mode_fenced };
 
 static void assert_bounded(const struct e2e_result *r, const char *prefix)
 {
@@ -62,7 +62,7 @@ END_TEST
 /* In the ordered modes a reading published by one CPU is never ahead of another's next one. */
 START_TEST(causality)
 {
-	static const char *const *const ordered[] = { mode_default, mode_lfence };
+	static const char *const *const ordered[] = { mode_default, mode_fenced };
 	const struct e2e_opts opts = { .env = ordered[_i] };
 	struct e2e_result r;
 

@@ -6,11 +6,11 @@
 /* Each side must see the other side's readings change this often for the check to mean anything. */
 #define MIN_FRESH 1000
 
-/* The ordered modes: the default, lfence, and rdtscp (or its lfence fallback). */
+/* The ordered modes: the default, the fenced read, and the ordered one (or its fenced fallback). */
 static const char *const *const ordered_envs[] = {
 	NULL,
-	E2E_ENV("FASTRAW_TSC=lfence"),
-	E2E_ENV("FASTRAW_TSC=rdtscp"),
+	E2E_ENV(E2E_TSC(E2E_FENCED)),
+	E2E_ENV(E2E_TSC(E2E_ORDERED)),
 };
 
 START_TEST(published_never_ahead)

@@ -173,7 +173,11 @@ END_TEST
  */
 START_TEST(ifunc_resolvers_under_ldso_as_program)
 {
+#if defined(__x86_64__)
 	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+#elif defined(__aarch64__)
+	static const char ldso[] = "/lib/ld-linux-aarch64.so.1";
+#endif
 	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=0") };
 	struct e2e_result r;
 

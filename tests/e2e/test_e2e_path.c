@@ -21,14 +21,14 @@ struct trace {
 /* rdtscp asked for on a CPU without it: one warning, and lfence is read instead. */
 static int rdtscp_missing(const char *tsc)
 {
-	return tsc && strcmp(tsc, "rdtscp") == 0 && !e2e_cpu_has_rdtscp();
+	return tsc && strcmp(tsc, E2E_ORDERED) == 0 && !e2e_cpu_has_ordered();
 }
 
 static const char *counter_for(const char *tsc)
 {
 	if (!tsc)
 		return e2e_default_counter();
-	return rdtscp_missing(tsc) ? "lfence" : tsc;
+	return rdtscp_missing(tsc) ? E2E_FENCED : tsc;
 }
 
 /* stderr holds the rdtscp warning where one is due, and debug_lines other lines. */
@@ -38,7 +38,7 @@ static void assert_warnings(const struct e2e_result *r, const char *tsc, int deb
 
 	ck_assert_msg(e2e_count_lines(r->err) == warn + debug_lines &&
 			      e2e_count_lib_lines(r->err, WARNING) == warn &&
-			      (!warn || e2e_count_lines_with(r->err, "rdtscp") == 1),
+			      (!warn || e2e_count_lines_with(r->err, E2E_TSC(E2E_ORDERED)) == 1),
 		      "want %d rdtscp warning(s) and %d other line(s), stderr:\n%.*s", warn, debug_lines,
 		      E2E_SHOWN, r->err);
 }

@@ -7,6 +7,8 @@
 # the exact source is out. What FASTRAW_SOURCE=auto does then depends on calibrated mode's
 # eligibility as the client sees it: CPUID's invariant-TSC bit is valgrind's (it shows the client
 # a CPU model of its own, whatever the host's), the kernel's trust in the TSC is the machine's.
+# On arm64 the counter is invariant by the architecture and the kernel trusts it when its
+# clocksource is the architected timer's (arch_sys_counter).
 # So the test reads both, as the README's rule states them, and asserts the matching outcome:
 #   eligible      the debug line says "calibrated" and why the kernel's data is not used, and
 #                 the calls are served in-process, inside the kernel's bracket;
@@ -23,20 +25,30 @@ fail() {
 	exit 1
 }
 
-# The kernel trusts the TSC: a "tsc" clocksource, or the first CPU's tsc_reliable flag and no
-# tsc=unstable on the command line.
+# The counter's short name, as fastraw-info's JSON key "invariant_<word>" spells it.
+case $(uname -m) in
+aarch64) word=cntvct ;;
+*) word=tsc ;;
+esac
+
+# The kernel trusts the counter. x86-64: a "tsc" clocksource, or the first CPU's tsc_reliable
+# flag and no tsc=unstable on the command line. arm64: an "arch_sys_counter" clocksource.
 kernel_trusts_tsc() {
 	avail=$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null || true)
+	if [ "$word" = cntvct ]; then
+		case " $avail " in *" arch_sys_counter "*) return 0 ;; esac
+		return 1
+	fi
 	case " $avail " in *" tsc "*) return 0 ;; esac
 	case " $(cat /proc/cmdline 2>/dev/null || true) " in *" tsc=unstable "*) return 1 ;; esac
 	sed -n '/^flags[[:space:]]*:/{p;q;}' /proc/cpuinfo 2>/dev/null | grep -qw tsc_reliable
 }
 
 # The invariant-TSC bit as a client of valgrind sees it (valgrind's CPU model, not the host's).
-invtsc=$(valgrind -q "$info" --json --samples 0 2>&1 | sed -n 's/^ *"invariant_tsc": \([a-z]*\),*$/\1/p')
-[ "$invtsc" = true ] || [ "$invtsc" = false ] || fail "fastraw-info under valgrind gave no invariant_tsc"
+invtsc=$(valgrind -q "$info" --json --samples 0 2>&1 | sed -n "s/^ *\"invariant_$word\": \([a-z]*\),*\$/\1/p")
+[ "$invtsc" = true ] || [ "$invtsc" = false ] || fail "fastraw-info under valgrind gave no invariant_$word"
 if [ "$invtsc" = true ] && kernel_trusts_tsc; then eligible=1; else eligible=0; fi
-echo "under valgrind: invariant_tsc=$invtsc, kernel trusts the TSC: $(kernel_trusts_tsc && echo yes || echo no)" \
+echo "under valgrind: invariant_$word=$invtsc, kernel trusts the counter: $(kernel_trusts_tsc && echo yes || echo no)" \
 	"=> calibrated mode eligible: $eligible"
 
 # run SOURCE: the bracket probe under valgrind; sets $out and $line (the client's debug line).
