@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * How the counter is read, named for what the read waits for. Every architecture offers all
  * three; FR_CTR_ORDERED is the default where the CPU has it (fr_cpu_features.ordered_read),
@@ -107,6 +110,8 @@ void fr_arch_cpu_probe_insn(struct fr_cpu_features *out);
 void fr_arch_cpu_name(struct fr_cpu_name *out);
 void fr_arch_counter_rates(struct fr_arch_rates *out);
 
+/* The architecture's headers include system headers, whose declarations must keep their visibility. */
+#pragma GCC visibility pop
 #if defined(__x86_64__)
 #include "arch/x86_64/abi.h"
 #include "arch/x86_64/counter.h"
@@ -118,11 +123,14 @@ void fr_arch_counter_rates(struct fr_arch_rates *out);
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif
+#pragma GCC visibility push(hidden)
 
 /* FASTRAW_TSC's values and the printed names (FR_ARCH_COUNTER_NAME_*), indexed by enum fr_counter_mode. */
 extern const char *const fr_counter_names[FR_CTR_MODES];
 
 /* The printed name of a mode, "?" for a value outside the enum. */
 const char *fr_counter_name(enum fr_counter_mode mode);
+
+#pragma GCC visibility pop
 
 #endif

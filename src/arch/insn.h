@@ -11,4 +11,9 @@
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
+#pragma GCC visibility pop
+
 #endif

@@ -21,6 +21,9 @@
 #ifndef __ASSEMBLER__
 #include <time.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 _Static_assert(FR_STUB_CLOCK_MONOTONIC_RAW == CLOCK_MONOTONIC_RAW, "the syscall stub's clock id");
 
 /*
@@ -52,6 +55,7 @@ void *fr_syscall_next(void);
 int fr_syscall_mode_read(void);
 long fr_syscall_raw(long nr, long clk, struct timespec *p);
 long fr_syscall_none(long nr, long a, long b, long c, long d, long e, long f);
+#pragma GCC visibility pop
 #endif
 
 #endif

@@ -7,6 +7,9 @@
 
 #include "arch/arch.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * One load of a field that a writer (the kernel, a hypervisor, another thread) may change at
  * any time: volatile, so the compiler neither caches, repeats nor merges it. Each names its
@@ -68,5 +71,7 @@ static inline __attribute__((always_inline)) int fr_seq_retry(const volatile voi
 	FR_BARRIER();
 	return FR_LD32(p) != seq;
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention: 0, or -1 with errno. */
 typedef int (*fr_raw_fn)(struct timespec *ts);
 /* clock_gettime with the vDSO's convention: 0 or a negative errno. */
@@ -14,5 +17,7 @@ typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
 typedef int (*fr_clock_fn)(clockid_t clk, struct timespec *ts);
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
+
+#pragma GCC visibility pop
 
 #endif

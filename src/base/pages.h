@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Defines a static zeroed buffer of size bytes plus one page, for fr_page_up to align at run
  * time, kept in .lbss (zeroed like .bss, placed after it). A page-aligned or large object inside
@@ -20,5 +23,7 @@ static inline void *fr_page_up(void *p)
 {
 	return (void *)(((uintptr_t)p + 4095) & ~(uintptr_t)4095);
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Where the kernel exports no RAW base (before 5.3, or a clocksource the vDSO cannot read) the
  * library estimates RAW from the counter: a line ns = ns0 + (tsc - tsc0) * mult / 2^32, fitted
@@ -132,5 +135,7 @@ static inline int64_t fr_cal_at(const struct fr_cal_published *p, uint64_t tsc)
 {
 	return tsc < p->tsc_end ? fr_cal_line_at(&p->slew, tsc) : fr_cal_line_at(&p->after, tsc);
 }
+
+#pragma GCC visibility pop
 
 #endif

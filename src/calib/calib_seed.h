@@ -9,6 +9,9 @@
 /* The pre-5.3 gtod page (fr_gtod_*) is one more source of a seed: its users get it here too. */
 #include "kdata/gtod.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Eligibility rule (the README's "Calibrated mode", "When"): the CPU says its counter is
  * invariant (cpu->invariant_counter), and the kernel has not given up on it: FR_ARCH_CLOCKSOURCE
@@ -41,5 +44,7 @@ uint64_t fr_cal_seed_mult_from_shift(uint32_t mult, uint32_t shift);
 uint64_t fr_cal_seed_mult_from_pvclock(uint32_t tsc_to_system_mul, int8_t tsc_shift);
 /* From a frequency in kHz. */
 uint64_t fr_cal_seed_mult_from_khz(uint64_t khz);
+
+#pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,9 @@
 #include "arch/arch.h"
 #include "passthru/passthru.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Until the estimate's predicted error fits its budget every call is answered by the kernel
  * (one RAW call through the real vDSO, or its system call), and the counter read around it
@@ -36,5 +39,7 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 
 /* Reads the eligibility inputs (sysfs, /proc) with plain system calls and applies the rule. */
 const char *fr_cal_eligible(const struct fr_cpu_features *cpu);
+
+#pragma GCC visibility pop
 
 #endif

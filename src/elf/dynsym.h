@@ -7,6 +7,9 @@
 
 #include "elf/elfsym.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
 int fr_path_is(const char *path, const char *base);
 
@@ -41,5 +44,7 @@ fr_getauxval_fn fr_real_getauxval(void);
 
 /* libc's getauxval(type), or 0 when it cannot be found. Keeps errno. */
 unsigned long fr_auxval(unsigned long type);
+
+#pragma GCC visibility pop
 
 #endif

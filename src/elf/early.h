@@ -5,6 +5,9 @@
 
 #include <link.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * A pointer to itself, which only the loader's relocation of this object makes true. Another
  * object's IFUNC resolver can bind to our exports and call them while ld.so relocates that
@@ -35,5 +38,7 @@ const struct r_debug *fr_rdebug(void);
  * the first choice.
  */
 unsigned long fr_early_auxval(unsigned long type);
+
+#pragma GCC visibility pop
 
 #endif

@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * String equality without libc: these paths run inside dlsym, which a sanitizer runtime calls
  * while setting up, before its own strcmp interceptor can forward anywhere.
@@ -96,5 +99,7 @@ uintptr_t fr_elf_image_end(const void *base);
 
 /* The number of entries of the dynamic symbol table, as its hash tables bound it. */
 size_t fr_elfsyms_count(const struct fr_elfsyms *s);
+
+#pragma GCC visibility pop
 
 #endif

@@ -3,6 +3,9 @@
 #ifndef FR_NEXTSYM_H
 #define FR_NEXTSYM_H
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * The address an unversioned reference to name would bind to if libfastraw were not there: the
  * first object after ours in the loader's list of objects loaded at start (later LD_PRELOAD
@@ -57,5 +60,7 @@ enum fr_place {
 
 /* One walk of the list (under the loader's lock, for a moment). */
 enum fr_place fr_place_of(const void *addr);
+
+#pragma GCC visibility pop
 
 #endif

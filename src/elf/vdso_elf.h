@@ -5,6 +5,9 @@
 
 #include "elf/elfsym.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* The vDSO image of this process (libc's AT_SYSINFO_EHDR, never our shadow), or NULL when there is none (valgrind). */
 const void *fr_vdso_base(void);
 
@@ -16,5 +19,7 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out);
  * any version. Reads only the image: no allocation, no locks, async-signal-safe.
  */
 void *fr_vdso_sym(const void *base, const char *name, const char *version);
+
+#pragma GCC visibility pop
 
 #endif

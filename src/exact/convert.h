@@ -7,6 +7,9 @@
 
 #include "kdata/kdata.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * CLOCK_MONOTONIC_RAW in nanoseconds (time-namespace offset included) for a counter value read
  * at any earlier or later time, on the line of the pages' current snapshot (fr_raw_line_ns,
@@ -15,5 +18,7 @@
  * a clocksource value with the vDSO's "invalid" bit, or a seqcount that never settles.
  */
 int fr_ticks_to_ns(const struct fr_kdata *kd, uint64_t ticks, int64_t *out);
+
+#pragma GCC visibility pop
 
 #endif

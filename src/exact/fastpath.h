@@ -12,6 +12,9 @@
 #include "base/access.h"
 #include "passthru/passthru.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* A counter read: one of the fr_arch_counter_* reads in production, a synthetic value in tests. */
 typedef uint64_t (*fr_counter_fn)(void);
 
@@ -420,5 +423,7 @@ extern struct fr_kdata fr_kd;
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode);
 /* fr_raw_for's twin giving total nanoseconds: the same reading, the same fields, no split. */
 fr_now_fn fr_now_for(const struct fr_layout *lay, enum fr_counter_mode mode);
+
+#pragma GCC visibility pop
 
 #endif

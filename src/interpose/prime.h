@@ -3,6 +3,9 @@
 #ifndef FR_PRIME_H
 #define FR_PRIME_H
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Each fills its file's caches of the next definitions in the chain (elf/nextsym.h) and returns.
  * Found lazily, they would be found by the first call that needs one, walking the loader's list
@@ -13,5 +16,7 @@
  */
 void fr_dl_prime(void);      /* dlsym, dlvsym, getauxval (interpose_dl.c) */
 void fr_syscall_prime(void); /* syscall, and FASTRAW_SYSCALL (interpose_syscall.c) */
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* The largest image copied (4 pages); a larger vDSO gets no shadow. */
 #define FR_SHADOW_MAX (4 * 4096)
 
@@ -22,5 +25,7 @@ int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
  * outside secure execution) is there a shadow; otherwise real, always.
  */
 const void *fr_shadow_get(const void *real);
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include "kdata/kdata.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* One era: its first release and its layout. Rows run oldest first; each holds until the next. */
 struct fr_era {
 	unsigned major, minor;
@@ -16,5 +19,7 @@ extern const unsigned fr_n_eras;
 
 /* Why a release before the first row gets no layout (FASTRAW_DEBUG prints it). */
 extern const char fr_eras_old_why[];
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * The pre-5.3 data page (vsyscall_gtod_data at vvar+128), in the layouts of
  * docs/kernel-data.md §2.1-2.3: 3.10, 3.16-4.19, 4.20-5.2. It has no RAW data; its mult is the
@@ -24,5 +27,7 @@ int fr_gtod_era_for_release(const char *release);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
    here). Returns NULL or why it could not (odd seq that never settles, implausible values). */
 const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, struct fr_gtod *out);
+
+#pragma GCC visibility pop
 
 #endif

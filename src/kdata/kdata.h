@@ -10,6 +10,9 @@
 #include "arch/arch.h"
 #include "math/rawmath.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 #define FR_PAGE_SIZE 4096u
 
 /*
@@ -188,5 +191,7 @@ const char *fr_mode_name(int mode);
 
 /* Retries of the seqcount loops before giving the call to the real vDSO: never a hang. */
 #define FR_SEQ_TRIES 128
+
+#pragma GCC visibility pop
 
 #endif

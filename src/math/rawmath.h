@@ -8,6 +8,9 @@
 
 #include "base/access.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 #define FR_NSEC_PER_SEC 1000000000ULL
 #define FR_S64_MAX 0x7fffffffffffffffULL
 #define FR_BIT62 (1ULL << 62)
@@ -200,5 +203,7 @@ static inline uint64_t fr_hvclock_cycles(const struct fr_hvclock_vals *h, uint64
 {
 	return (uint64_t)(((unsigned __int128)tsc * h->scale) >> 64) + h->offset;
 }
+
+#pragma GCC visibility pop
 
 #endif

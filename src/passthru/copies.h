@@ -8,6 +8,9 @@
 #include "elf/elfsym.h"
 #include "passthru/passthru.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * A copy of libfastraw is an object whose dynamic symbol table defines fastraw_info, the export
  * the launcher identifies the library by; any version of the library has it. The first copy is
@@ -50,5 +53,7 @@ int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts);
 
 /* fr_copy_clock_gettime(CLOCK_MONOTONIC_RAW, ts): a later copy's RAW, served by the first copy. */
 int fr_copy_raw(struct timespec *ts);
+
+#pragma GCC visibility pop
 
 #endif

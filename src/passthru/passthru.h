@@ -9,6 +9,9 @@
 #include "base/access.h"
 #include "base/clockfn.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Starts at an init trampoline that resolves the real vDSO and swaps itself out on first use.
  * Declared hidden: -fvisibility=hidden covers definitions only, and without it every other
@@ -117,5 +120,7 @@ void fr_pass_count(void);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 #include "arch/arch.h"
 #include "report/log.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */
 #define FR_ENV_NVARS 7
 
@@ -60,5 +63,7 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out);
  * length, so that neither a control character nor a long value can forge or hide output.
  */
 void fr_env_warning_line(const struct fr_env_warning *w, struct fr_line *l);
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* Start addresses of the special mappings; 0 where a mapping is absent. */
 struct fr_maps {
 	uintptr_t vvar;
@@ -19,5 +22,7 @@ void fr_maps_parse(const char *text, size_t len, struct fr_maps *out);
 
 /* Reads /proc/self/maps. Returns 0, or -1 when it cannot be read (no /proc). Keeps errno. */
 int fr_maps_read(struct fr_maps *out);
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <sys/types.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * A child made by vfork or clone(CLONE_VM) has a pid of its own but runs in its parent's
  * memory; a forked child has a copy. State that one process updates must only be written by
@@ -23,5 +26,7 @@ void fr_memid_setup(void);
  * where the kernel supports MADV_WIPEONFORK (4.14+); before that, one when self is not the owner.
  */
 int fr_memid_own(pid_t self);
+
+#pragma GCC visibility pop
 
 #endif

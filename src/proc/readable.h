@@ -3,11 +3,16 @@
 #ifndef FR_READABLE_H
 #define FR_READABLE_H
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * 1 when the 8 bytes at p can be read, 0 when reading them would fault (unmapped, or a special
  * page whose fault handler answers SIGBUS), -1 when the kernel would not say (a sandbox refused
  * the question). One system call, no side effect.
  */
 int fr_readable(const volatile void *p);
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <time.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* "MONOTONIC_RAW" for CLOCK_MONOTONIC_RAW; NULL for ids without a name (CPU clocks, invalid). */
 const char *fr_clock_name(clockid_t clk);
 
@@ -13,5 +16,7 @@ const char *fr_clock_name(clockid_t clk);
  * or a decimal id (negative allowed). Returns 0, or -1 when s is neither.
  */
 int fr_clock_parse(const char *s, clockid_t *out);
+
+#pragma GCC visibility pop
 
 #endif

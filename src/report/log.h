@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 struct fr_line {
 	char buf[512];
 	size_t len;
@@ -38,5 +41,7 @@ void fr_line_copy(const struct fr_line *l, char *dst, size_t cap);
  * not raise SIGPIPE: it is blocked for the write, and one the write raised is taken back.
  */
 void fr_line_emit(struct fr_line *l);
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,9 @@
 #include "base/clockfn.h"
 #include "report/log.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * Set once at start-up when FASTRAW_STATS=1; everything here costs nothing while it is 0.
  *
@@ -87,5 +90,7 @@ void fr_stats_format(struct fr_line *l);
 
 /* Whether fd 2 still names the file it named when counting started (never, if it was closed then). */
 int fr_stats_stderr_unchanged(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -8,6 +8,9 @@
 #include "arch/arch.h"
 #include "proc/env.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * What the CPU offers: the architecture's probe, given libc's symbols to look in. Replaceable:
  * tests install a fake to reach every branch; fr_cpu_probe starts as fr_cpu_probe_default.
@@ -29,5 +32,7 @@ enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr
  * call served by the fast path. Returns NULL, or why the fast path must stay off.
  */
 const char *fr_self_test(const struct fr_kdata *kd, fr_counter_fn counter, fr_real_fn real);
+
+#pragma GCC visibility pop
 
 #endif

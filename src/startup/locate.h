@@ -9,6 +9,9 @@
 #include "exact/fastpath.h"
 #include "passthru/passthru.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* Where the vDSO's mappings are. */
 struct fr_where {
 	uintptr_t vdso;        /* [vdso] (AT_SYSINFO_EHDR); 0: no vDSO */
@@ -47,5 +50,7 @@ void fr_where_read(struct fr_where *w);
 /* fr_locate_in for this process, judged by fr_self_test with counter against real. */
 const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
 		      struct fr_pick *pick);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,6 +12,9 @@
 #include "arch/arch.h"
 #include "passthru/passthru.h"
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * The RAW entry chosen by initialisation; NULL before it, which needs no relocation (a static
  * pointer to a function would be garbage until the loader relocates us).
@@ -77,5 +80,7 @@ int fr_syscall_serves_raw(void);
 
 /* The decision, once initialisation has published it; NULL before. */
 const struct fr_status *fr_status_get(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -17,6 +17,9 @@
 #   - Every tests/unit/test_X.c tests a module X (src/*/X.c, src/*/X.h or src/arch/*/X.*), is
 #     registered by tests/unit.cmake as fr_add_unit_test(X unit/test_X.c ...), and the helper
 #     sources a suite links (synth.c, calsim.c ...) are not named test_*.
+#   - Every header of src/ that declares a function or an object (a prototype, or extern) wraps
+#     its declarations in #pragma GCC visibility push(hidden) ... pop, as src/base/hidden.h
+#     says: calls and addresses between the library's files must need no relocation.
 set -u
 # shellcheck source=tests/arch/selftest.sh
 . "$(dirname "$0")/selftest.sh"
@@ -89,12 +92,22 @@ check_units() {
 	done <"$tmp/units"
 }
 
+# check_hidden ROOT: headers of src/ that declare names without the hidden pragma.
+check_hidden() {
+	for h in $(cd "$1" && find src -name '*.h' | LC_ALL=C sort); do
+		grep -qE '^(extern[[:space:]]|[A-Za-z_][A-Za-z0-9_ ]*[ *]+[a-z_][A-Za-z0-9_]*\(.*\);$)' "$1/$h" || continue
+		grep -q '^#pragma GCC visibility push(hidden)' "$1/$h" ||
+			echo "$h: declares names without #pragma GCC visibility push(hidden) (src/base/hidden.h)"
+	done
+}
+
 # check ROOT: prints every violation as PATH[:LINE]: text (reason); returns 1 when there was one.
 check() {
 	{
 		check_cpu "$1"
 		check_folders "$1"
 		check_units "$1"
+		check_hidden "$1"
 	} >"$tmp/out"
 	cat "$tmp/out"
 	[ ! -s "$tmp/out" ]
@@ -132,7 +145,13 @@ scratch() {
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 		: >"$tmp/tree/src/math/part$i.h"
 	done
-	: >"$tmp/tree/src/math/rawmath.h"
+	cat >"$tmp/tree/src/math/rawmath.h" <<-'EOF'
+		#include <stdint.h>
+		#pragma GCC visibility push(hidden)
+		extern const uint64_t fr_table[4];
+		uint64_t fr_raw_ns(uint64_t cycles);
+		#pragma GCC visibility pop
+	EOF
 	printf '/* Public: no assembly. */\n' >"$tmp/tree/include/fastraw.h"
 	printf '#include "arch/arch.h"\nint main(void) { return 0; }\n' >"$tmp/tree/tools/one/one.c"
 	for m in rawmath cpu; do
@@ -180,6 +199,8 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail_after "a folder without README.md" src/math/ rm "src/math/$README"
 	expect_fail_after "an architecture folder without README.md" src/arch/x86_64/ rm "src/arch/x86_64/$README"
 	expect_fail_after "a new folder without README.md" src/calib/ append src/calib/calib_math.c ''
+	expect_fail "a prototype in a header without the hidden pragma" src/base/pages.h 'void fr_page_touch(void *p);'
+	expect_fail "an extern object in a header without the hidden pragma" src/base/pages.h 'extern int fr_pages;'
 	expect_fail "a suite of no module" tests/unit/test_gone.c 'int main(void) { return 0; }'
 	expect_fail_after "a suite registered under another name" tests/unit/test_rawmath.c \
 		sed -i 's/(rawmath unit/(raw unit/' tests/unit.cmake

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* The vDSO's clock_gettime and its symbol version (arch/arm64/kernel/vdso/vdso.lds.S). */
 #define FR_ARCH_VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
 #define FR_ARCH_VDSO_VERSION "LINUX_2.6.39"
@@ -74,5 +77,7 @@ static inline void *fr_arch_ifunc_call(void *resolver)
  * before later ones, inner-shareable domain, loads only.
  */
 #define fr_arch_rmb() __asm__ volatile("dmb ishld" ::: "memory")
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* FASTRAW_TSC's values: the instructions each read is made of. */
 #define FR_ARCH_COUNTER_NAME_ORDERED "cntvctss"
 #define FR_ARCH_COUNTER_NAME_FENCED "isb+cntvct"
@@ -85,5 +88,7 @@ static inline __attribute__((always_inline)) void fr_arch_inc64(uint64_t *p)
 	__asm__ volatile("1:\tldxr %0, %2\n\tadd %0, %0, #1\n\tstxr %w1, %0, %2\n\tcbnz %w1, 1b"
 			 : "=&r"(v), "=&r"(failed), "+Q"(*p));
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * A64 instructions are one 32-bit little-endian word each. For an mrs the low five bits are Rt,
  * the destination register: FR_A64_MRS_MASK keeps everything else. Each value was checked
@@ -100,5 +103,7 @@ static inline enum fr_a64_insn fr_a64_insn_at(const uint8_t *b, size_t n)
 		return FR_A64_IS_CNTVCTSS;
 	return FR_A64_OTHER;
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -3,6 +3,9 @@
 #ifndef FR_AARCH64_RAWSYS_H
 #define FR_AARCH64_RAWSYS_H
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /*
  * System call nr with six arguments: the kernel's result, a negative errno on failure. The
  * number goes in x8, the arguments in x0-x5, the result comes back in x0; the kernel preserves
@@ -30,5 +33,7 @@ static inline long fr_sys3(long nr, long a, long b, long c)
 {
 	return fr_sys6(nr, a, b, c, 0, 0, 0);
 }
+
+#pragma GCC visibility pop
 
 #endif

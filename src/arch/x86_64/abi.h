@@ -5,6 +5,9 @@
 
 #include <elf.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* The vDSO's clock_gettime and its symbol version (arch/x86/entry/vdso/vdso.lds.S). */
 #define FR_ARCH_VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
 #define FR_ARCH_VDSO_VERSION "LINUX_2.6"
@@ -51,5 +54,7 @@ static inline void *fr_arch_ifunc_call(void *resolver)
  * across it, which changes the fast path's code.
  */
 #define fr_arch_rmb() __asm__ volatile("" ::: "memory")
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* FASTRAW_TSC's values: the instructions each read is made of. */
 #define FR_ARCH_COUNTER_NAME_ORDERED "rdtscp"
 #define FR_ARCH_COUNTER_NAME_FENCED "lfence"
@@ -62,5 +65,7 @@ static inline __attribute__((always_inline)) void fr_arch_inc64(uint64_t *p)
 {
 	__asm__ volatile("addq $1, %0" : "+m"(*p));
 }
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* What CPUID reports about the TSC's rate, as plain values (fr_arch_cpuid_rate_read fills it; tests fake it). */
 struct fr_cpuid_rate {
 	uint32_t max_leaf;                  /* CPUID 0 EAX */
@@ -20,5 +23,7 @@ struct fr_arch_rates;
 
 /* The rate candidates CPUID's answers give, best leaf first (0x15 with a crystal, 0x40000010, 0x16). Pure: tests feed it. */
 void fr_arch_rates_from_cpuid(const struct fr_cpuid_rate *c, struct fr_arch_rates *out);
+
+#pragma GCC visibility pop
 
 #endif

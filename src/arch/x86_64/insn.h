@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* Encodings, as array initialisers (no prefixes: compilers and the kernel's vDSO emit none). */
 #define FR_X86_RDTSC { 0x0f, 0x31 }
 #define FR_X86_RDTSCP { 0x0f, 0x01, 0xf9 }
@@ -70,5 +73,7 @@ static inline enum fr_x86_insn fr_x86_insn_at(const uint8_t *b, size_t n)
 		return FR_X86_IS_LFENCE;
 	return FR_X86_OTHER;
 }
+
+#pragma GCC visibility pop
 
 #endif

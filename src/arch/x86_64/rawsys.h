@@ -3,6 +3,9 @@
 #ifndef FR_X86_64_RAWSYS_H
 #define FR_X86_64_RAWSYS_H
 
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
 /* System call nr with six arguments: the kernel's result, a negative errno on failure. */
 static inline long fr_sys6(long nr, long a, long b, long c, long d, long e, long f)
 {
@@ -23,5 +26,7 @@ static inline long fr_sys3(long nr, long a, long b, long c)
 {
 	return fr_sys6(nr, a, b, c, 0, 0, 0);
 }
+
+#pragma GCC visibility pop
 
 #endif
