@@ -7,11 +7,12 @@
 #
 # The guests are of the build's architecture (its manifest names it: x86_64 or aarch64); --arch
 # must agree. Without --no-build it first builds the project like scripts/test.sh, for --arch
-# (default the host's; another than the host's with cmake/<arch>-linux-gnu.cmake, in build-<arch>). It installs qemu-system-x86 or -arm and cpio when missing, fetches the kernels
-# with a private apt configuration (its own sources list, package lists and cache under
-# $FASTRAW_MATRIX_CACHE/apt, arm64's under arm64/apt; the machine's apt sources are never read
-# or changed, nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE
-# (arm64's in arm64/; default ~/.cache/fastraw-matrix). -j runs that many guests
+# (default the host's; another one with cmake/<arch>-linux-gnu.cmake, in build-<arch>). It
+# installs qemu-system-x86 or -arm and cpio when missing, fetches the kernels with a private apt
+# configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
+# arm64's under arm64/apt; the machine's apt sources are never read or changed, nothing is
+# installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in arm64/;
+# default ~/.cache/fastraw-matrix). -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -83,7 +84,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
