@@ -93,7 +93,7 @@ usage() {
 	done
 }
 
-build=1 build_dir='' keep=0 only=() suites_only= arch='' list=0
+build=1 build_dir='' keep=0 only=() suites_only='' arch='' list=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;

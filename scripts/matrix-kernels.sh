@@ -9,6 +9,7 @@
 # package cache live under $KCACHE/apt, and apt-get is pointed at them with -o options. KCACHE is
 # $CACHE for amd64 kernels and $CACHE/<arch> for another architecture's, whose apt configuration
 # names that architecture (the machine's own dpkg status, of another architecture, is not read).
+# shellcheck disable=SC2153 # CACHE is the sourcing script's
 KCACHE=$CACHE
 [ "$KARCH" = amd64 ] || KCACHE=$CACHE/$KARCH
 
