@@ -111,6 +111,10 @@ void fr_arch_counter_rates(struct fr_arch_rates *out);
 #include "arch/x86_64/abi.h"
 #include "arch/x86_64/counter.h"
 #include "arch/x86_64/rawsys.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/abi.h"
+#include "arch/aarch64/counter.h"
+#include "arch/aarch64/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif

@@ -5,6 +5,8 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64/insn.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/insn.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif

@@ -56,11 +56,11 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 		const volatile uint8_t *raw = fr_raw_entry(kd, 0);
 		uint32_t mode = FR_LD32(raw + FR_OFF_MODE);
 
-		if (mode == FR_MODE_TSC) {
+		if (fr_mode_is_counter((int32_t)mode)) {
 			out->mult = fr_cal_seed_mult_from_shift(FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift),
 							    FR_LD32(raw + FR_OFF_SHIFT + kd->lay->field_shift));
-			out->source = "kernel tsc mult";
-		} else if (mode == FR_MODE_PVCLOCK && kd->vclock) {
+			out->source = "kernel " FR_ARCH_COUNTER_WORD " mult";
+		} else if (fr_mode_is_pvclock((int32_t)mode) && kd->vclock) {
 			out->mult = fr_cal_seed_mult_from_pvclock(FR_LD32(kd->vclock + FR_PV_MUL),
 							      *(const volatile int8_t *)(kd->vclock + FR_PV_SHIFT));
 			out->source = "pvclock";

@@ -100,40 +100,54 @@ struct fr_kdata fr_kd;
 		return ns;                                                                            \
 	}
 
-FR_INSTANCE(FR_RULES_5_3, 0, unordered)
-FR_INSTANCE(FR_RULES_5_3, 0, fenced)
-FR_INSTANCE(FR_RULES_5_3, 0, ordered)
-FR_INSTANCE(FR_RULES_6_5, 0, unordered)
-FR_INSTANCE(FR_RULES_6_5, 0, fenced)
-FR_INSTANCE(FR_RULES_6_5, 0, ordered)
-FR_INSTANCE(FR_RULES_6_10, 8, unordered)
-FR_INSTANCE(FR_RULES_6_10, 8, fenced)
-FR_INSTANCE(FR_RULES_6_10, 8, ordered)
+#define FR_INSTANCES(rules_, fs_)           \
+	FR_INSTANCE(rules_, fs_, unordered) \
+	FR_INSTANCE(rules_, fs_, fenced)    \
+	FR_INSTANCE(rules_, fs_, ordered)
 
-/* Indexed by [rules][counter mode]. Each era's rules go with its own field shift (kdata.c). */
-static const fr_raw_fn instances[3][FR_CTR_MODES] = {
-	[FR_RULES_5_3] = { [FR_CTR_ORDERED] = raw_FR_RULES_5_3_ordered, [FR_CTR_FENCED] = raw_FR_RULES_5_3_fenced,
-			   [FR_CTR_UNORDERED] = raw_FR_RULES_5_3_unordered },
-	[FR_RULES_6_5] = { [FR_CTR_ORDERED] = raw_FR_RULES_6_5_ordered, [FR_CTR_FENCED] = raw_FR_RULES_6_5_fenced,
-			   [FR_CTR_UNORDERED] = raw_FR_RULES_6_5_unordered },
-	[FR_RULES_6_10] = { [FR_CTR_ORDERED] = raw_FR_RULES_6_10_ordered, [FR_CTR_FENCED] = raw_FR_RULES_6_10_fenced,
-			   [FR_CTR_UNORDERED] = raw_FR_RULES_6_10_unordered },
+/* One row of the tables below: an era's rules with each counter read. */
+#define FR_ROW(pre, rules_)                                                                      \
+	[rules_] = { [FR_CTR_ORDERED] = pre##rules_##_ordered, [FR_CTR_FENCED] = pre##rules_##_fenced, \
+		     [FR_CTR_UNORDERED] = pre##rules_##_unordered }
+
+/*
+ * Each architecture builds only its own rules: x86's three eras, or the generic masked delta.
+ * Indexed by [rules][counter mode]; each era's rules go with its own field shift (kdata eras).
+ */
+#if FR_ARCH_DELTA_MASKED
+FR_INSTANCES(FR_RULES_MASKED, 0)
+
+static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(raw_, FR_RULES_MASKED) };
+static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(now_, FR_RULES_MASKED) };
+
+/* The masked rule has no max_cycles: only field shift 0 pairs with it. */
+static int pairing_ok(const struct fr_layout *lay)
+{
+	return lay->rules == FR_RULES_MASKED && lay->field_shift == 0;
+}
+#else
+FR_INSTANCES(FR_RULES_5_3, 0)
+FR_INSTANCES(FR_RULES_6_5, 0)
+FR_INSTANCES(FR_RULES_6_10, 8)
+
+static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = {
+	FR_ROW(raw_, FR_RULES_5_3),
+	FR_ROW(raw_, FR_RULES_6_5),
+	FR_ROW(raw_, FR_RULES_6_10),
 };
 
-static const fr_now_fn now_instances[3][FR_CTR_MODES] = {
-	[FR_RULES_5_3] = { [FR_CTR_ORDERED] = now_FR_RULES_5_3_ordered, [FR_CTR_FENCED] = now_FR_RULES_5_3_fenced,
-			   [FR_CTR_UNORDERED] = now_FR_RULES_5_3_unordered },
-	[FR_RULES_6_5] = { [FR_CTR_ORDERED] = now_FR_RULES_6_5_ordered, [FR_CTR_FENCED] = now_FR_RULES_6_5_fenced,
-			   [FR_CTR_UNORDERED] = now_FR_RULES_6_5_unordered },
-	[FR_RULES_6_10] = { [FR_CTR_ORDERED] = now_FR_RULES_6_10_ordered, [FR_CTR_FENCED] = now_FR_RULES_6_10_fenced,
-			   [FR_CTR_UNORDERED] = now_FR_RULES_6_10_unordered },
+static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = {
+	FR_ROW(now_, FR_RULES_5_3),
+	FR_ROW(now_, FR_RULES_6_5),
+	FR_ROW(now_, FR_RULES_6_10),
 };
 
 /* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */
 static int pairing_ok(const struct fr_layout *lay)
 {
-	return (lay->rules == FR_RULES_6_10) == (lay->field_shift == 8);
+	return lay->rules != FR_RULES_MASKED && (lay->rules == FR_RULES_6_10) == (lay->field_shift == 8);
 }
+#endif
 
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {

@@ -119,7 +119,7 @@ fr_mode_cycles(const struct fr_read *r, int32_t mode, uint64_t tick, uint64_t *c
 	uint64_t tsc = tick;
 
 	/* Each vclock page is mapped only once the kernel has used its mode: touch it only then. */
-	if (mode == FR_MODE_PVCLOCK) {
+	if (fr_mode_is_pvclock(mode)) {
 		struct fr_pvclock_vals p;
 
 		if (!kd->vclock || fr_vclock_snapshot(kd->vclock, ~1u, fr_pvclock_copy, &p, r->counter, &tsc) != FR_OK)
@@ -129,11 +129,11 @@ fr_mode_cycles(const struct fr_read *r, int32_t mode, uint64_t tick, uint64_t *c
 		*cycles = fr_pvclock_line(&p, tsc);
 		return FR_OK;
 	}
-	if (mode == FR_MODE_TSC) {
+	if (fr_mode_is_counter(mode)) {
 		*cycles = r->counter ? r->counter() : tick;
 		return FR_OK;
 	}
-	if (mode == FR_MODE_HVCLOCK) {
+	if (fr_mode_is_hvclock(mode)) {
 		struct fr_hvclock_vals h;
 
 		if (!kd->hvclock || fr_vclock_snapshot(kd->hvclock, ~0u, fr_hvclock_copy, &h, r->counter, &tsc) != FR_OK)
@@ -185,13 +185,17 @@ fr_raw_snapshot(const struct fr_read *r, uint64_t tick, uint64_t *cycles, struct
 		FR_BARRIER();
 		if (fr_mode_cycles(r, (int32_t)FR_LD32(entry + FR_OFF_MODE), tick, cycles) != FR_OK)
 			return FR_PASS;
-		/* From 6.5 the counter value is masked to 63 bits; bit 63 is the vDSO's "invalid" marker. */
-		if (r->rules != FR_RULES_5_3)
+		/*
+		 * x86 from 6.5 masks the counter value to 63 bits, and bit 63 is its vDSO's "invalid"
+		 * marker; the generic masked delta has neither.
+		 */
+		if (r->rules != FR_RULES_5_3 && r->rules != FR_RULES_MASKED)
 			*cycles &= FR_S64_MAX;
-		if (FR_UNLIKELY(!fr_cycles_ok(*cycles)))
+		if (FR_UNLIKELY(r->rules != FR_RULES_MASKED && !fr_cycles_ok(*cycles)))
 			return FR_PASS;
 		v->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
 		v->max_cycles = fs ? FR_LD64(entry + FR_OFF_MAX_CYCLES) : 0;
+		v->mask = r->rules == FR_RULES_MASKED ? FR_LD64(entry + FR_OFF_MASK + fs) : ~0ULL;
 		v->mult = FR_LD32(entry + FR_OFF_MULT + fs);
 		v->shift = FR_LD32(entry + FR_OFF_SHIFT + fs);
 		v->base_sec = FR_LD64(base);
@@ -237,6 +241,9 @@ static inline void fr_emit_ns(void *dst, uint64_t sec, uint64_t ns)
 struct fr_fast_fields {
 	uint64_t cycle_last, base_nsec, sec;
 	uint64_t lim; /* d must not exceed it: 2^32 - 1, and max_cycles from 6.10 */
+#if FR_ARCH_DELTA_MASKED
+	uint64_t mask; /* the clocksource mask: only the masked rule has one */
+#endif
 	uint32_t mult, shift;
 };
 
@@ -259,6 +266,9 @@ fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fas
 	f->mult = FR_LD32(entry + FR_OFF_MULT + r->fs);
 	f->shift = FR_LD32(entry + FR_OFF_SHIFT + r->fs);
 	f->lim = 0xffffffffu;
+#if FR_ARCH_DELTA_MASKED
+	f->mask = FR_LD64(entry + FR_OFF_MASK + r->fs);
+#endif
 	if (r->rules == FR_RULES_6_10) {
 		uint64_t max_cycles = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 
@@ -294,7 +304,7 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
 	struct fr_fast_fields f;
 
-	if (FR_LIKELY(mode == FR_MODE_PVCLOCK)) {
+	if (FR_LIKELY(fr_mode_is_pvclock(mode))) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
 		const volatile uint8_t *pv = kd->pv_fast;
 		uint32_t version = fr_pvclock_begin(pv), mul;
@@ -325,10 +335,11 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		r->emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + w->off_nsec + scaled);
 		return FR_OK;
 	}
-	if (FR_LIKELY(mode == FR_MODE_TSC)) {
+	if (FR_LIKELY(fr_mode_is_counter(mode))) {
 		/*
-		 * TSC: while 0 <= d = c - L < 2^32 (and d <= max_cycles from 6.10) every era computes
-		 * (B + d * mult) >> s in 64 bits, and no mask changes c (c < L + 2^32 < 2^63).
+		 * The counter: while 0 <= d = c - L < 2^32 (and d <= max_cycles from 6.10) every x86 era
+		 * computes (B + d * mult) >> s in 64 bits, and no mask changes c (c < L + 2^32 < 2^63).
+		 * The masked rule is that formula for every d, in 64-bit arithmetic: nothing to test.
 		 */
 		uint64_t c, d;
 
@@ -337,11 +348,17 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		fr_fast_fields(r, w, &f);
 		if (FR_UNLIKELY(fr_seq_retry(entry + FR_OFF_SEQ, w->seq)))
 			return r->general(kd, r->counter, dst);
+#if FR_ARCH_DELTA_MASKED
+		d = (c - f.cycle_last) & f.mask;
+		r->emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> (f.shift & 63)) + w->off_nsec);
+		return FR_OK;
+#else
 		d = c - f.cycle_last;
 		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
 			return r->general(kd, r->counter, dst);
 		r->emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + w->off_nsec);
 		return FR_OK;
+#endif
 	}
 	/* hvclock (Hyper-V, rare and multiply-bound anyway), none, unknown: the general path decides. */
 	return r->general(kd, r->counter, dst);

@@ -19,7 +19,7 @@ struct fr_gtod {
 	uint32_t mult, shift;
 };
 
-/* The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"); -1 for 5.3+ or unknown. */
+/* The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"); -1 for 5.3+, unknown, or an architecture without it. */
 int fr_gtod_era_for_release(const char *release);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
    here). Returns NULL or why it could not (odd seq that never settles, implausible values). */

@@ -5,160 +5,8 @@
 #include <string.h>
 
 #include "base/access.h"
+#include "kdata/eras.h"
 
-/*
- * Facts from include/vdso/datapage.h, arch/x86/entry/vdso/vdso-layout.lds.S and
- * lib/vdso/datastore.c of each era (docs/kernel-data.md §2 names the sources):
- * 5.3:  [vvar] = vdso - 3 pages (vvar, pvclock, hvclock); vdso_data[2] at +0x80, 240 bytes each.
- * 5.6:  a fourth page, timens, holds the real data inside a namespace; marker VCLOCK_TIMENS = UINT_MAX.
- * 5.7:  the marker becomes VDSO_CLOCKMODE_TIMENS = INT_MAX.
- * 6.5:  new delta rules (bit 62). 6.10: max_cycles (+8 bytes), 248-byte entries, 128-bit path.
- * 6.13: data at offset 0; timens is [vvar] page 1; pvclock moves to [vvar_vclock] = vdso - 2 pages.
- * 6.15: generic data store: [vvar] = vdso - 6 pages; struct vdso_clock of 232 bytes.
- * 6.17: aux_clock_data[8] after clock_data[2] moves hrtimer_res from 0x1d8 to 0x918.
- *
- * One row per era, oldest first, with the first release it holds for. 6.19-7.3 keep the 6.17
- * layout: 7.2's and 7.3's include/vdso/datapage.h and arch/x86/include/asm/vdso/{vsyscall,
- * gettimeofday}.h give the same struct vdso_clock (0xE8), aux_clock_data[8], hrtimer_res at
- * 0x918, [vvar] 6 pages below the vDSO and the 6.10 delta rules, and their vDSO reads RAW at
- * vdso - 0x6000 + 0xE8. 6.18 was measured; 6.19-7.1 lie between and are taken to match
- * (docs/kernel-data.md §11).
- */
-static const struct era {
-	unsigned major, minor; /* the era's first release */
-	struct fr_layout lay;
-} eras[] = {
-	{
-		.major = 5,
-		.minor = 3,
-		.lay = {
-			.name = "5.3-5.5",
-			.rules = FR_RULES_5_3,
-			.pages_below = 3,
-			.data_off = 0x80,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 0,
-			.timens_mode = 0,
-			.vclock_page = 1,
-		},
-	},
-	{
-		.major = 5,
-		.minor = 6,
-		.lay = {
-			.name = "5.6",
-			.rules = FR_RULES_5_3,
-			.pages_below = 4,
-			.data_off = 0x80,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 3,
-			.timens_mode = 0xFFFFFFFFu,
-			.vclock_page = 1,
-		},
-	},
-	{
-		.major = 5,
-		.minor = 7,
-		.lay = {
-			.name = "5.7-6.4",
-			.rules = FR_RULES_5_3,
-			.pages_below = 4,
-			.data_off = 0x80,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 3,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 1,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 5,
-		.lay = {
-			.name = "6.5-6.9",
-			.rules = FR_RULES_6_5,
-			.pages_below = 4,
-			.data_off = 0x80,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 3,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 1,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 10,
-		.lay = {
-			.name = "6.10-6.12",
-			.rules = FR_RULES_6_10,
-			.pages_below = 4,
-			.data_off = 0x80,
-			.clock_size = 0xF8,
-			.field_shift = 8,
-			.hrtimer_off = 240,
-			.timens_page = 3,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 1,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 13,
-		.lay = {
-			.name = "6.13-6.14",
-			.rules = FR_RULES_6_10,
-			.pages_below = 4,
-			.data_off = 0,
-			.clock_size = 0xF8,
-			.field_shift = 8,
-			.hrtimer_off = 240,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 2,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 15,
-		.lay = {
-			.name = "6.15-6.16",
-			.rules = FR_RULES_6_10,
-			.pages_below = 6,
-			.data_off = 0,
-			.clock_size = 0xE8,
-			.field_shift = 8,
-			.hrtimer_off = 0x1D8,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 4,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 17,
-		.lay = {
-			.name = "6.17+",
-			.rules = FR_RULES_6_10,
-			.pages_below = 6,
-			.data_off = 0,
-			.clock_size = 0xE8,
-			.field_shift = 8,
-			.hrtimer_off = 0x918,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 4,
-		},
-	},
-};
-
-#define N_ERAS (sizeof(eras) / sizeof(eras[0]))
 
 static const char *parse_uint(const char *s, unsigned *out)
 {
@@ -203,14 +51,14 @@ const struct fr_layout *fr_layout_for_release_kind(const char *release, const ch
 	} else if (!before(major, minor, FR_NEWEST_KNOWN_MAJOR, FR_NEWEST_KNOWN_MINOR + 1)) {
 		k = FR_REL_NEWER;
 		*why = "kernel newer than the newest this build knows (" FR_NEWEST_KNOWN ")";
-	} else if (before(major, minor, eras[0].major, eras[0].minor)) {
+	} else if (before(major, minor, fr_eras[0].major, fr_eras[0].minor)) {
 		k = FR_REL_OLD;
-		*why = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
+		*why = fr_eras_old_why;
 	}
 	if (k == FR_REL_KNOWN) {
-		for (size_t i = 0; i < N_ERAS; i++) {
-			if (!before(major, minor, eras[i].major, eras[i].minor))
-				lay = &eras[i].lay;
+		for (size_t i = 0; i < fr_n_eras; i++) {
+			if (!before(major, minor, fr_eras[i].major, fr_eras[i].minor))
+				lay = &fr_eras[i].lay;
 		}
 	}
 	if (kind)
@@ -225,18 +73,18 @@ const struct fr_layout *fr_layout_for_release(const char *release, const char **
 
 const struct fr_layout *fr_layout_newest(unsigned i)
 {
-	return i < N_ERAS ? &eras[N_ERAS - 1 - i].lay : NULL;
+	return i < fr_n_eras ? &fr_eras[fr_n_eras - 1 - i].lay : NULL;
 }
 
 const struct fr_layout *fr_layout_by_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < N_ERAS; i++) {
-		const char *l = eras[i].lay.name;
+	for (size_t i = 0; i < fr_n_eras; i++) {
+		const char *l = fr_eras[i].lay.name;
 
 		if (strncmp(l, name, n) == 0 && (l[n] == '\0' || l[n] == '-' || l[n] == '+'))
-			return &eras[i].lay;
+			return &fr_eras[i].lay;
 	}
 	return NULL;
 }
@@ -274,15 +122,23 @@ int fr_kdata_mode(const struct fr_kdata *kd)
 	return (int)FR_LD32(fr_raw_entry(kd, real_page(kd)) + FR_OFF_MODE);
 }
 
+static const char *const mode_names[FR_MODE_LAST + 1] = { [FR_MODE_NONE] = "none", FR_ARCH_MODE_NAMES };
+
 const char *fr_mode_name(int mode)
 {
-	switch (mode) {
-	case FR_MODE_NONE: return "none";
-	case FR_MODE_TSC: return "tsc";
-	case FR_MODE_PVCLOCK: return "pvclock";
-	case FR_MODE_HVCLOCK: return "hvclock";
-	}
-	return "unknown";
+	return mode >= 0 && mode <= FR_MODE_LAST && mode_names[mode] ? mode_names[mode] : "unknown";
+}
+
+/*
+ * Whether a clocksource mask is one the vDSO can read: ~0 where the architecture's vDSO drops
+ * the mask (x86), else a contiguous low mask of at least 32 bits (the arm64 generic timer's is
+ * 56 bits wide, 64 on newer CPUs), which the generic delta applies.
+ */
+static int mask_ok(uint64_t mask)
+{
+	if (!FR_ARCH_DELTA_MASKED)
+		return mask == ~0ULL;
+	return (mask & (mask + 1)) == 0 && mask >= 0xffffffffULL;
 }
 
 /*
@@ -305,13 +161,14 @@ static int check_once(const struct fr_kdata *kd, uint32_t page, const char **why
 	hrtimer_res = FR_LD32(hres + lay->hrtimer_off);
 	if (FR_LD32(hres + FR_OFF_SEQ) != seq) {
 		*why = "the two clock entries disagree on seq";
-	} else if (mode > FR_MODE_HVCLOCK) {
+	} else if (mode > FR_MODE_LAST) {
 		*why = "unknown clock mode in the data page";
 	} else if (FR_LD32(hres + FR_OFF_MODE) != mode) {
 		*why = "the two clock entries disagree on the clock mode";
-	} else if (mode != FR_MODE_NONE && mask != ~0ULL) {
+	} else if (mode != FR_MODE_NONE && !mask_ok(mask)) {
 		/* Mode none keeps the mask of a clocksource the vDSO cannot read (hpet: 32 bits). */
-		*why = "clocksource mask is not ~0";
+		*why = FR_ARCH_DELTA_MASKED ? "clocksource mask is not a low mask of 32 bits or more"
+					    : "clocksource mask is not ~0";
 	} else if (shift >= 64 || (mode != FR_MODE_NONE && FR_LD32(raw + FR_OFF_MULT + lay->field_shift) == 0)) {
 		*why = "implausible mult/shift in the data page";
 	} else if (hrtimer_res != 1 && (hrtimer_res < 1000000 || hrtimer_res > 100000000)) {
@@ -355,7 +212,7 @@ static int strict_once(const struct fr_kdata *kd, uint32_t page, const char **wh
 	if (seq & 1)
 		return -1;
 	mode = FR_LD32(raw + FR_OFF_MODE);
-	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
+	if (!fr_mode_served((int32_t)mode))
 		*why = "clock mode not one the fast path computes";
 	else if (FR_LD32(hres + lay->hrtimer_off) != 1)
 		*why = "hrtimer_res is not 1";

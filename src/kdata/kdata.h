@@ -7,12 +7,49 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "arch/arch.h"
 #include "math/rawmath.h"
 
 #define FR_PAGE_SIZE 4096u
 
-/* vdso_clock_mode numbers of 4.11+ (include/vdso/clocksource.h, arch/x86/include/asm/vdso/clocksource.h). */
-enum { FR_MODE_NONE = 0, FR_MODE_TSC = 1, FR_MODE_PVCLOCK = 2, FR_MODE_HVCLOCK = 3 };
+/*
+ * vdso_clock_mode numbers (include/vdso/clocksource.h and the architecture's own): none is 0
+ * everywhere; the rest are the architecture's (arch/<cpu>/abi.h). COUNTER and COUNTER_ALT read
+ * the CPU's counter (x86: TSC, one number; arm64: ARCHTIMER and ARCHTIMER_NOCOMPAT), PVCLOCK
+ * and HVCLOCK exist where FR_ARCH_HAS_VCLOCK says so (x86), and are never matched elsewhere.
+ */
+enum {
+	FR_MODE_NONE = 0,
+	FR_MODE_COUNTER = FR_ARCH_MODE_COUNTER,
+	FR_MODE_COUNTER_ALT = FR_ARCH_MODE_COUNTER_ALT,
+	FR_MODE_PVCLOCK = FR_ARCH_MODE_PVCLOCK,
+	FR_MODE_HVCLOCK = FR_ARCH_MODE_HVCLOCK,
+	FR_MODE_LAST = FR_ARCH_MODE_LAST,
+};
+
+/* Whether a clock mode's value is the CPU's counter itself (one compare where both are one number). */
+static inline __attribute__((always_inline)) int fr_mode_is_counter(int32_t mode)
+{
+	return mode == FR_MODE_COUNTER || mode == FR_MODE_COUNTER_ALT;
+}
+
+/* Whether a clock mode is the paravirtual clock of a pvclock page (never, without FR_ARCH_HAS_VCLOCK). */
+static inline __attribute__((always_inline)) int fr_mode_is_pvclock(int32_t mode)
+{
+	return FR_ARCH_HAS_VCLOCK && mode == FR_MODE_PVCLOCK;
+}
+
+/* The same for the Hyper-V TSC page. */
+static inline __attribute__((always_inline)) int fr_mode_is_hvclock(int32_t mode)
+{
+	return FR_ARCH_HAS_VCLOCK && mode == FR_MODE_HVCLOCK;
+}
+
+/* Whether the fast path computes a mode: the counter, or the pvclock. */
+static inline int fr_mode_served(int32_t mode)
+{
+	return fr_mode_is_counter(mode) || fr_mode_is_pvclock(mode);
+}
 
 /* Offsets inside one clock entry (struct vdso_data 5.3-6.14, struct vdso_clock 6.15+). */
 enum {

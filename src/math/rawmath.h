@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Pure conversion math: counter value to CLOCK_MONOTONIC_RAW, by the x86 vDSO rules of each kernel era. */
+/* Pure conversion math: counter value to CLOCK_MONOTONIC_RAW, by the vDSO rules of each kernel era and architecture. */
 #ifndef FR_RAWMATH_H
 #define FR_RAWMATH_H
 
@@ -20,8 +20,12 @@ enum { FR_OK = 0, FR_PASS = 1 };
  * FR_RULES_5_3:  5.3-6.4, arch/x86 vdso_calc_delta with "cycles > last".
  * FR_RULES_6_5:  6.5-6.9, commit 77750f78b0b3: bit 62 of the delta marks negative motion.
  * FR_RULES_6_10: 6.10+, commit 7e90ffb716d2: max_cycles and a 128-bit slow path.
+ * Those three are x86's. Architectures whose vDSO keeps lib/vdso's default delta (arm64 in every
+ * era from 5.3; no GENERIC_VDSO_OVERFLOW_PROTECT, no "invalid" counter marker) have one rule:
+ * FR_RULES_MASKED: ((cycles - cycle_last) & mask) * mult + base, in 64 bits, >> shift.
  */
-enum fr_rules { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_6_10 };
+enum fr_rules { FR_RULES_5_3, FR_RULES_6_5, FR_RULES_6_10, FR_RULES_MASKED };
+#define FR_RULES_COUNT 4
 
 /* The values of one clock entry that one reading uses, taken inside one seqcount window. */
 struct fr_raw_vals {
@@ -31,6 +35,7 @@ struct fr_raw_vals {
 	uint32_t shift;
 	uint64_t base_sec;
 	uint64_t base_nsec; /* already shifted left by shift */
+	uint64_t mask;      /* only read under FR_RULES_MASKED (last: positional initialisers stay valid) */
 };
 
 /* The clocksource read must not have bit 63 set: the vDSO's "invalid" marker sends it to the syscall. */
@@ -55,6 +60,9 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
 		if (delta & FR_BIT62)
 			return v->base_nsec >> v->shift;
 		return (v->base_nsec + delta * v->mult) >> v->shift;
+	case FR_RULES_MASKED:
+		/* The kernel's shifts are machine shifts: the shift count is taken modulo 64. */
+		return (((cycles - v->cycle_last) & v->mask) * v->mult + v->base_nsec) >> (v->shift & 63);
 	case FR_RULES_6_10:
 	default:
 		delta = cycles - v->cycle_last;

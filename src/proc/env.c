@@ -60,6 +60,28 @@ static void parse_flag(struct fr_env *out, const char *name, const char *value, 
 		add_warning(out, name, value, "0, 1");
 }
 
+/*
+ * Names every architecture takes besides its own, so that one environment serves a mixed
+ * fleet: "ordered" (the CPU's default read, which always waits for earlier loads) and
+ * "unordered", and x86's names, which mean the same two things elsewhere. The architecture's
+ * own names are looked up first: on x86-64 "rdtscp" and "lfence" stay the two ordered reads.
+ */
+static const struct tsc_alias {
+	const char *name;
+	int unordered; /* 1: FR_CTR_UNORDERED; 0: the default ordered read */
+} tsc_aliases[] = {
+	{ "ordered", 0 }, { "unordered", 1 }, { "rdtscp", 0 }, { "lfence", 0 }, { "rdtsc", 1 },
+};
+
+#define FR_TSC_ACCEPTED                                                                                       \
+	FR_ARCH_COUNTER_NAME_ORDERED ", " FR_ARCH_COUNTER_NAME_FENCED ", " FR_ARCH_COUNTER_NAME_UNORDERED \
+	", ordered, unordered" FR_TSC_X86_NAMES
+#if defined(__x86_64__)
+#define FR_TSC_X86_NAMES ""
+#else
+#define FR_TSC_X86_NAMES ", rdtscp, lfence, rdtsc"
+#endif
+
 static void parse_tsc(struct fr_env *out, const char *value)
 {
 	for (int mode = 0; mode < FR_CTR_MODES; mode++) {
@@ -69,8 +91,19 @@ static void parse_tsc(struct fr_env *out, const char *value)
 			return;
 		}
 	}
-	add_warning(out, "FASTRAW_TSC", value,
-		    FR_ARCH_COUNTER_NAME_ORDERED ", " FR_ARCH_COUNTER_NAME_FENCED ", " FR_ARCH_COUNTER_NAME_UNORDERED);
+	for (size_t i = 0; i < sizeof(tsc_aliases) / sizeof(tsc_aliases[0]); i++) {
+		if (strcmp(value, tsc_aliases[i].name) == 0) {
+			/* "ordered" is the default read: left unset, start-up picks it for this CPU. */
+			if (tsc_aliases[i].unordered) {
+				out->tsc_set = 1;
+				out->tsc = FR_CTR_UNORDERED;
+			} else {
+				out->tsc_ordered = 1;
+			}
+			return;
+		}
+	}
+	add_warning(out, "FASTRAW_TSC", value, FR_TSC_ACCEPTED);
 }
 
 static void parse_source(struct fr_env *out, const char *value)

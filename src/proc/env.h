@@ -16,7 +16,7 @@
 struct fr_env_warning {
 	const char *name;     /* "FASTRAW_TSC" */
 	const char *value;    /* points into the environment block */
-	const char *accepted; /* "rdtscp, lfence, rdtsc" on x86-64 (the arch's counter names) */
+	const char *accepted; /* "rdtscp, lfence, rdtsc, ordered, unordered" on x86-64 */
 };
 
 /* FASTRAW_SOURCE: where CLOCK_MONOTONIC_RAW comes from. */
@@ -31,6 +31,7 @@ struct fr_env {
 	enum fr_source source;        /* FASTRAW_SOURCE, default auto */
 	int tsc_set;                  /* FASTRAW_TSC named a counter */
 	enum fr_counter_mode tsc;     /* valid when tsc_set */
+	int tsc_ordered;              /* FASTRAW_TSC said "ordered" (or an ordered x86 name elsewhere): the default read */
 	int disable;                  /* FASTRAW_DISABLE=1 */
 	int debug;                    /* FASTRAW_DEBUG=1 */
 	int stats;                    /* FASTRAW_STATS=1 */

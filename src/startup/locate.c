@@ -46,6 +46,9 @@ static const char *try_layout(const struct fr_layout *lay, const struct fr_where
 		vvar = w->vdso - below;
 		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
 	}
+	/* Without paravirtual clocks (FR_ARCH_HAS_VCLOCK 0) there is no such page to point at. */
+	if (!FR_ARCH_HAS_VCLOCK)
+		vclock = 0;
 	*shape = 1;
 	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
 	return strict ? fr_kdata_check_strict(kd) : fr_kdata_check(kd);
@@ -236,9 +239,9 @@ static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
 {
 	int mode = fr_kdata_mode(kd);
 
-	if (mode != FR_MODE_TSC && mode != FR_MODE_PVCLOCK)
+	if (!fr_mode_served(mode))
 		return 1;
-	if (mode == FR_MODE_PVCLOCK && (!kd->vclock || fr_readable(kd->vclock) != 1))
+	if (fr_mode_is_pvclock(mode) && (!kd->vclock || fr_readable(kd->vclock) != 1))
 		return 0;
 	return fr_self_test(kd, c->counter, c->real) == NULL ? 2 : 0;
 }

@@ -95,7 +95,7 @@ START_TEST(regime4_tsc_synthetic)
 		c = ogen_base_clock();
 		if (kind == 4)
 			c.cycle_last = orun_below(1ULL << 44);
-		orun_set_clock(0, FR_MODE_TSC, &c);
+		orun_set_clock(0, FR_MODE_COUNTER, &c);
 		orun_begin(&t, names[kind], ORUN_COMPUTE);
 		orun_one(&t, c.cycle_last);
 		for (int i = 0; i < ORUN_N; i++)
@@ -105,13 +105,13 @@ START_TEST(regime4_tsc_synthetic)
 	orun_begin(&t, "4g tsc mode: random mult/shift/base, all kinds", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++) {
 		c = ogen_random_clock();
-		orun_set_clock(0, FR_MODE_TSC, &c);
+		orun_set_clock(0, FR_MODE_COUNTER, &c);
 		orun_one(&t, ogen_tsc_kind(&c, (unsigned)i));
 	}
 	ok &= orun_end(&t);
 	/* A writer finishes an update at the counter read (seq + 2, new cycle_last): both read again. */
 	c = ogen_base_clock();
-	orun_set_clock(0, FR_MODE_TSC, &c);
+	orun_set_clock(0, FR_MODE_COUNTER, &c);
 	orun_begin(&t, "4h tsc mode: seq bumped at the counter read", ORUN_COMPUTE);
 	t.reads = 2;
 	seq_entry = orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size;
@@ -125,7 +125,7 @@ START_TEST(regime4_tsc_synthetic)
 	orun_set_hooks(NULL, NULL);
 	ok &= orun_end(&t);
 	/* The live TSC-mode snapshot, as copied, at counter values from now on. */
-	if (orun_vc.live_mode == FR_MODE_TSC) {
+	if (orun_vc.live_mode == FR_MODE_COUNTER) {
 		orun_use_live_page();
 		orun_get_clock(0, &c);
 		orun_begin(&t, "4i tsc mode: live snapshot, tsc = now + [0, 2^33)", ORUN_COMPUTE);
@@ -183,7 +183,7 @@ START_TEST(regime5_time_namespace)
 	orun_reset_pages();
 	orun_set_timens(100000, 123456789);
 	c = ogen_base_clock();
-	orun_set_clock(orun_timens_page(), FR_MODE_TSC, &c);
+	orun_set_clock(orun_timens_page(), FR_MODE_COUNTER, &c);
 	orun_begin(&t, "5c timens +100000.123456789 s, tsc mode", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++)
 		orun_one(&t, ogen_tsc_kind(&c, (unsigned)i));
@@ -193,7 +193,7 @@ START_TEST(regime5_time_namespace)
 		ogen_offset(&sec, &nsec);
 		orun_set_timens(sec, nsec);
 		c = ogen_random_clock();
-		orun_set_clock(orun_timens_page(), FR_MODE_TSC, &c);
+		orun_set_clock(orun_timens_page(), FR_MODE_COUNTER, &c);
 		orun_one(&t, ogen_tsc_kind(&c, (unsigned)i));
 	}
 	ok &= orun_end(&t);
@@ -218,7 +218,7 @@ START_TEST(carry_closed_form)
 	if (!oracle_ready("carry (closed form of the carry loops)"))
 		return;
 	orun_reset_pages();
-	orun_set_clock(0, FR_MODE_TSC, &c);
+	orun_set_clock(0, FR_MODE_COUNTER, &c);
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 		struct timespec closed, native;
 		struct vc_call call;

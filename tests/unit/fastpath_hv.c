@@ -165,7 +165,7 @@ START_TEST(hvclock_mode_flips)
 			synth_check_read_hv(&s, &v, &h, NULL, c, "random hvclock");
 		} else {
 			synth_close_hv(&s);
-			v.mode = FR_MODE_TSC;
+			v.mode = FR_MODE_COUNTER;
 			v.L = c - (m_rand(&seed) >> (r >> 16) % 64);
 			synth_set_clock(&s, 0, &v);
 			synth_check_read(&s, &v, NULL, NULL, c, "tsc between hvclock calls");

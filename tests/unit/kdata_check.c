@@ -6,7 +6,7 @@
 #include "synth.h"
 
 static const struct clockvals good = {
-	.seq = 6, .mode = FR_MODE_TSC, .L = 123456789, .max = 1ULL << 40, .mult = 8004479, .shift = 24,
+	.seq = 6, .mode = FR_MODE_COUNTER, .L = 123456789, .max = 1ULL << 40, .mult = 8004479, .shift = 24,
 	.sec = 100, .B = 0,
 };
 
@@ -27,7 +27,7 @@ static void expect_reject(struct synth *s, const char *what)
 
 START_TEST(accepts_good_pages)
 {
-	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_TSC, FR_MODE_PVCLOCK, FR_MODE_HVCLOCK };
+	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_COUNTER, FR_MODE_PVCLOCK, FR_MODE_HVCLOCK };
 	/* hrtimer_res: 1 with high-resolution timers, else TICK_NSEC (HZ 1000, 250, 100). */
 	static const uint32_t res[] = { 1, 1000000, 4000000, 10000000 };
 	struct synth s;
@@ -279,7 +279,7 @@ START_TEST(names)
 	ck_assert_ptr_null(fr_layout_by_name("7"));
 	ck_assert_ptr_null(fr_layout_by_name("7.3"));
 	ck_assert_str_eq(fr_mode_name(FR_MODE_NONE), "none");
-	ck_assert_str_eq(fr_mode_name(FR_MODE_TSC), "tsc");
+	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER), "tsc");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_PVCLOCK), "pvclock");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_HVCLOCK), "hvclock");
 	ck_assert_str_eq(fr_mode_name(0x7FFFFFFF), "unknown");

@@ -9,7 +9,7 @@
 
 /* A kernel's page as update_vsyscall leaves it: both entries from one clocksource, hrtimer_res 1. */
 static const struct clockvals kernel_tsc = {
-	.seq = 40, .mode = FR_MODE_TSC, .L = 0x11b864b56c5ULL, .max = 0x256bead120aULL, .mult = 6462419,
+	.seq = 40, .mode = FR_MODE_COUNTER, .L = 0x11b864b56c5ULL, .max = 0x256bead120aULL, .mult = 6462419,
 	.shift = 24, .sec = 5000, .B = 123ULL << 24,
 };
 
@@ -113,7 +113,7 @@ static int same_offsets(const struct fr_layout *a, const struct fr_layout *b)
  */
 START_TEST(strict_rejects_every_wrong_layout)
 {
-	static const uint32_t modes[] = { FR_MODE_TSC, FR_MODE_PVCLOCK };
+	static const uint32_t modes[] = { FR_MODE_COUNTER, FR_MODE_PVCLOCK };
 	struct synth s;
 	struct clockvals v = kernel_tsc;
 

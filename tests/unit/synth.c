@@ -208,7 +208,7 @@ int synth_expect_vclock(const struct era *e, const struct clockvals *v, const st
 		/* Sequence 0 marks the page invalid: the vDSO makes the syscall (§7 step 1). */
 		if (!h || !m_hvclock(counter, h->seq, h->scale, h->offset, &c))
 			return 0;
-	} else if (v->mode != FR_MODE_TSC) {
+	} else if (v->mode != FR_MODE_COUNTER) {
 		return 0;
 	}
 	/* 6.5+: the clocksource read is masked to 63 bits; bit 63 is the invalid marker (§3). */

@@ -13,7 +13,7 @@
 
 /* A TSC clocksource of about 2.1 GHz, as test_fastpath's. */
 static const struct clockvals tsc_clock = {
-	.seq = 2, .mode = FR_MODE_TSC, .L = 1000000000000ULL, .max = 0x7fffffffffULL,
+	.seq = 2, .mode = FR_MODE_COUNTER, .L = 1000000000000ULL, .max = 0x7fffffffffULL,
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,
 };
 

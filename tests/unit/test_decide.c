@@ -76,7 +76,7 @@ START_TEST(self_test_passes_on_live_pages)
 	why = fr_self_test(&kd, fr_counter_for(FR_CTR_FENCED), live_vdso());
 	printf("self_test_passes_on_live_pages: era %s, clock mode %s: %s\n", pick.era, fr_mode_name(mode),
 	       why ? why : "agrees");
-	if (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK || mode == FR_MODE_HVCLOCK)
+	if (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK || mode == FR_MODE_HVCLOCK)
 		ck_assert_ptr_null(why);
 	else
 		ck_assert_ptr_nonnull(why);
@@ -87,7 +87,7 @@ END_TEST
 START_TEST(self_test_fails_on_a_wrong_page)
 {
 	struct synth s;
-	struct clockvals v = { .seq = 2, .mode = FR_MODE_TSC, .L = live_tsc(), .max = 1ull << 40,
+	struct clockvals v = { .seq = 2, .mode = FR_MODE_COUNTER, .L = live_tsc(), .max = 1ull << 40,
 			       .mult = 1u << 22, .shift = 24, .sec = 1, .B = 0 };
 
 	synth_init(&s, 7);
@@ -150,7 +150,7 @@ START_TEST(fake_releases_on_the_live_host)
 	mode = fr_kdata_mode(&real_kd);
 	newest = real_kd.lay == fr_layout_newest(0);
 	why = fr_locate("99.1.0-fake", ctr, live_vdso(), &kd, &pick);
-	if (newest && (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK) && !fr_kdata_check_strict(&real_kd)) {
+	if (newest && (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK) && !fr_kdata_check_strict(&real_kd)) {
 		ck_assert_msg(why == NULL, "kernel %s, mode %s: 99.1 refused: %s", u.release, fr_mode_name(mode), why);
 		ck_assert_ptr_eq(kd.lay, real_kd.lay);
 		ck_assert(kd.vvar == real_kd.vvar && kd.raw0 == real_kd.raw0 && kd.vclock == real_kd.vclock);
@@ -165,7 +165,7 @@ START_TEST(fake_releases_on_the_live_host)
 	}
 	other = real_kd.lay->pages_below == 6 ? "6.12.0-211.el10.x86_64" : "6.18.0";
 	why = fr_locate(other, ctr, live_vdso(), &kd, &pick);
-	if (mode == FR_MODE_TSC || mode == FR_MODE_PVCLOCK) {
+	if (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK) {
 		ck_assert_msg(why == NULL, "kernel %s as %s: %s", u.release, other, why);
 		ck_assert_int_eq(pick.assumed, 1);
 		ck_assert(kd.raw0 == real_kd.raw0 && kd.lay->field_shift == real_kd.lay->field_shift);

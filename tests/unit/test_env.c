@@ -43,8 +43,10 @@ START_TEST(tsc_values)
 	static const struct {
 		const char *entry;
 		enum fr_counter_mode mode;
-	} ok[] = { { "FASTRAW_TSC=rdtscp", FR_CTR_ORDERED },
-		   { "FASTRAW_TSC=lfence", FR_CTR_FENCED },
+	} ok[] = { { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_ORDERED, FR_CTR_ORDERED },
+		   { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_FENCED, FR_CTR_FENCED },
+		   { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED, FR_CTR_UNORDERED },
+		   { "FASTRAW_TSC=unordered", FR_CTR_UNORDERED },
 		   { "FASTRAW_TSC=rdtsc", FR_CTR_UNORDERED } };
 	char buf[64];
 	char *envp[] = { "HOME=/root", buf, "LANG=C", NULL };
@@ -57,6 +59,28 @@ START_TEST(tsc_values)
 	ck_assert_int_eq(e.nwarn, 0);
 	ck_assert_int_eq(e.disable, 0);
 	ck_assert_int_eq(e.debug, 0);
+}
+END_TEST
+
+/* "ordered", and x86's ordered names on every architecture, ask for the CPU's default read. */
+START_TEST(tsc_ordered_alias)
+{
+	static const char *const names[] = { "FASTRAW_TSC=ordered", "FASTRAW_TSC=lfence", "FASTRAW_TSC=rdtscp" };
+	char buf[64];
+	char *envp[] = { buf, NULL };
+
+	strcpy(buf, names[_i]);
+	struct fr_env e = parse(envp);
+
+	ck_assert_int_eq(e.nwarn, 0);
+#if defined(__x86_64__)
+	/* x86's own names stay its explicit reads; "ordered" is the default. */
+	ck_assert_int_eq(e.tsc_set, _i != 0);
+	ck_assert_int_eq(e.tsc_ordered, _i == 0);
+#else
+	ck_assert_int_eq(e.tsc_set, 0);
+	ck_assert_int_eq(e.tsc_ordered, 1);
+#endif
 }
 END_TEST
 
@@ -76,7 +100,12 @@ START_TEST(tsc_unknown_warns)
 	ck_assert_str_eq(e.warn[0].value, bad[_i] + strlen("FASTRAW_TSC="));
 	/* The value points into the environment block itself: no copy, no allocation. */
 	ck_assert_ptr_eq(e.warn[0].value, buf + strlen("FASTRAW_TSC="));
-	ck_assert_str_eq(e.warn[0].accepted, "rdtscp, lfence, rdtsc");
+	ck_assert_str_eq(e.warn[0].accepted, FR_ARCH_COUNTER_NAME_ORDERED ", " FR_ARCH_COUNTER_NAME_FENCED
+			 ", " FR_ARCH_COUNTER_NAME_UNORDERED ", ordered, unordered"
+#if !defined(__x86_64__)
+			 ", rdtscp, lfence, rdtsc"
+#endif
+	);
 }
 END_TEST
 
@@ -381,7 +410,8 @@ static Suite *env_suite(void)
 	Suite *s = suite_create("env");
 	TCase *tc = tcase_create("parse");
 
-	tcase_add_loop_test(tc, tsc_values, 0, 3);
+	tcase_add_loop_test(tc, tsc_values, 0, 5);
+	tcase_add_loop_test(tc, tsc_ordered_alias, 0, 3);
 	tcase_add_loop_test(tc, tsc_unknown_warns, 0, 5);
 	tcase_add_loop_test(tc, flags, 0, 2);
 	tcase_add_test(tc, empty_values_are_unset);

@@ -10,7 +10,7 @@
 
 /* A TSC clocksource of about 2.1 GHz (mult 8004479, shift 24, as in docs/kernel-data.md §1.3). */
 static const struct clockvals tsc_clock = {
-	.seq = 2, .mode = FR_MODE_TSC, .L = 1000000000000ULL, .max = 0x7fffffffffULL,
+	.seq = 2, .mode = FR_MODE_COUNTER, .L = 1000000000000ULL, .max = 0x7fffffffffULL,
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,
 };
 
@@ -361,7 +361,7 @@ START_TEST(random_pages)
 			c = tsc;
 			synth_set_pv(&s, &p);
 		} else {
-			v.mode = FR_MODE_TSC;
+			v.mode = FR_MODE_COUNTER;
 			synth_close_pv(&s);
 			v.L = m_rand(&seed) >> 1;
 			c = v.L + (m_rand(&seed) >> (r >> 56) % 64) - ((r & 0x80000) ? 0 : m_rand(&seed) % 4096);

@@ -68,7 +68,7 @@ void info_pages_read(struct info_pages *p, const struct fr_status *st)
 	}
 	p->have_mult = 1;
 	/* The pvclock page is mapped only once the kernel has used pvclock mode: elsewhere it is SIGBUS. */
-	if (p->mode == FR_MODE_PVCLOCK && kd->vclock)
+	if (fr_mode_is_pvclock(p->mode) && kd->vclock)
 		p->have_pv = read_pvclock(kd->vclock, p);
 }
 

@@ -53,7 +53,7 @@ void info_print_text(FILE *f, const struct info *in)
 	else
 		kv(f, "vdso era", "%s", p->era);
 	kv(f, "clock mode", "%s", mode_name(p->mode));
-	if (p->mode == FR_MODE_PVCLOCK)
+	if (fr_mode_is_pvclock(p->mode))
 		kv(f, "pvclock stable", "%s", p->have_pv ? yes_no(p->pv_flags & FR_PV_STABLE_BIT) : "unknown");
 	kv(f, "cpu", "%s %s", s->vendor, s->brand);
 	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));

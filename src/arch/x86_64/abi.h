@@ -13,6 +13,29 @@
 #define FR_ARCH_NAME "x86_64"
 #define FR_ARCH_ELF_MACHINE EM_X86_64
 
+/*
+ * The data page's clock_mode numbers (arch/x86/include/asm/vdso/clocksource.h, 4.11+ values):
+ * the one whose value is the counter itself (TSC), a second such number (x86 has none: the
+ * same), the two paravirtual clocks read from their own pages, the highest known, and the
+ * names FASTRAW_DEBUG and the tools print, indexed by mode.
+ */
+#define FR_ARCH_MODE_COUNTER 1
+#define FR_ARCH_MODE_COUNTER_ALT 1
+#define FR_ARCH_HAS_VCLOCK 1
+#define FR_ARCH_MODE_PVCLOCK 2
+#define FR_ARCH_MODE_HVCLOCK 3
+#define FR_ARCH_MODE_LAST 3
+#define FR_ARCH_MODE_NAMES [1] = "tsc", [2] = "pvclock", [3] = "hvclock"
+
+/*
+ * The vDSO's delta rules: x86 has its own (no clocksource mask: every vDSO clocksource of x86
+ * has mask ~0), so the eras' FR_RULES_5_3/6_5/6_10 apply, not the generic masked delta.
+ */
+#define FR_ARCH_DELTA_MASKED 0
+
+/* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
+#define FR_ARCH_HAS_GTOD 1
+
 /* What an IFUNC symbol binds to: glibc's loader calls an x86-64 resolver with no arguments. */
 static inline void *fr_arch_ifunc_call(void *resolver)
 {
