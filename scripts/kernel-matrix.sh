@@ -7,12 +7,12 @@
 #
 # The guests are of the build's architecture (its manifest names it: x86_64 or aarch64); --arch
 # must agree. Without --no-build it first builds the project like scripts/test.sh, for --arch
-# (default the host's; another one with cmake/<arch>-linux-gnu.cmake, in build-<arch>). It
+# (default the host's; aarch64 with scripts/aarch64.sh, in build-aarch64). It
 # installs qemu-system-x86 or -arm and cpio when missing, fetches the kernels with a private apt
 # configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
-# arm64's under arm64/apt; the machine's apt sources are never read or changed, nothing is
-# installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in arm64/;
-# default ~/.cache/fastraw-matrix). -j runs that many guests
+# arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
+# nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
+# aarch64/kernels; default ~/.cache/fastraw-matrix). -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -139,16 +139,15 @@ for c in "${CONFIGS[@]}"; do
 done
 [ ${#selected[@]} -gt 0 ] || { echo "kernel-matrix.sh: no configuration named ${only[*]} (--list)" >&2; exit 2; }
 
-if [ "$build" = 1 ]; then
+if [ "$build" = 1 ] && [ "$arch" != "$(uname -m)" ]; then
+	# The cross build, with its arm64 Check sysroot (exit 77 when the tools cannot be had).
+	build_dir=${build_dir:-$FR_MATRIX_ROOT/build-$arch}
+	bash "$FR_MATRIX_ROOT/scripts/$arch.sh" "$build_dir"
+elif [ "$build" = 1 ]; then
 	# shellcheck source=scripts/common.sh
 	. "$FR_MATRIX_ROOT/scripts/common.sh"
 	[ -n "$build_dir" ] && export FASTRAW_BUILD_DIR=$build_dir
-	if [ "$arch" = "$(uname -m)" ]; then
-		fr_setup -DFASTRAW_BUILD_TESTS=ON >/dev/null
-	else
-		export FASTRAW_BUILD_DIR=${FASTRAW_BUILD_DIR:-build-$arch}
-		fr_setup -DFASTRAW_BUILD_TESTS=ON -DCMAKE_TOOLCHAIN_FILE="$FR_MATRIX_ROOT/cmake/$arch-linux-gnu.cmake" >/dev/null
-	fi
+	fr_setup -DFASTRAW_BUILD_TESTS=ON >/dev/null
 	build_dir=$FR_BUILD
 fi
 [ -n "$build_dir" ] || { echo "kernel-matrix.sh: --no-build needs --build-dir" >&2; exit 2; }

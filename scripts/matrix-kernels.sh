@@ -7,11 +7,12 @@
 # The machine's own apt sources are never read or changed: a sources list of our own (bookworm
 # and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x), package lists and a
 # package cache live under $KCACHE/apt, and apt-get is pointed at them with -o options. KCACHE is
-# $CACHE for amd64 kernels and $CACHE/<arch> for another architecture's, whose apt configuration
-# names that architecture (the machine's own dpkg status, of another architecture, is not read).
+# $CACHE for amd64 kernels and $CACHE/aarch64/kernels for arm64's (beside scripts/aarch64.sh's
+# sysroot), whose apt configuration names arm64 (and reads no dpkg status: the machine's is not
+# of that architecture).
 # shellcheck disable=SC2153 # CACHE is the sourcing script's
 KCACHE=$CACHE
-[ "$KARCH" = amd64 ] || KCACHE=$CACHE/$KARCH
+[ "$KARCH" = amd64 ] || KCACHE=$CACHE/aarch64/kernels
 
 apt_updated=0
 apt_install() {
