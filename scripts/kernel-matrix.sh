@@ -223,7 +223,7 @@ stage_with_deps() {
 # directories. Each library found is staged with its own dependencies.
 stage_cross_deps() {
 	local root=$1 file=$2 interp name dir found rpath origin
-	interp=$(readelf -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	interp=$("$READELF" -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
 	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
 		found=$(find_cross_lib "${interp##*/}") ||
 			{ say "warning: no ${interp##*/} (the interpreter of $file) in ${LIBDIRS[*]}" >&2; return 0; }
@@ -231,7 +231,7 @@ stage_cross_deps() {
 		cp -L "$found" "$root$interp"
 	fi
 	origin=${file%/*}
-	rpath=$(readelf -dW "$file" 2>/dev/null | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p' | head -n 1)
+	rpath=$("$READELF" -dW "$file" 2>/dev/null | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p' | head -n 1)
 	rpath=${rpath//\$ORIGIN/$origin}
 	rpath=${rpath//\$\{ORIGIN\}/$origin}
 	while read -r name; do
@@ -251,7 +251,7 @@ stage_cross_deps() {
 		else
 			say "warning: no $name (needed by $file) in ${LIBDIRS[*]}" >&2
 		fi
-	done < <(readelf -dW "$file" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+	done < <("$READELF" -dW "$file" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
 }
 
 # The first of the cross library directories that holds $1.
@@ -266,6 +266,7 @@ find_cross_lib() {
 make_initramfs() {
 	local out=$1 root=$work/root init path
 	TRIPLE=$arch-linux-gnu
+	READELF=$(command -v "$TRIPLE-readelf" || echo readelf)
 	mapfile -t LIBDIRS < <(sed -n 's/^libdir //p' "$manifest")
 	LIBDIRS+=("/usr/$TRIPLE/lib")
 	rm -rf "$root"
