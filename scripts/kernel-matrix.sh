@@ -76,12 +76,16 @@ A64_CS=arch_sys_counter
 # the other's next in 3-5 million, and e2e_probe_calib's error 0-340 ns after warm-up against
 # its 2 us bound, in the ordered and the unordered mode).
 CALIB_SUITES=e2e_calib
+# e2e_path's trace probe decodes x86-64 only: its arm64 counterpart is e2e_steps, which counts a
+# call's instructions by single-stepping it and checks that the library's reads are its own.
+A64_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
+A64_TIMENS_SUITES=${TIMENS_SUITES/e2e_path/e2e_steps}
 CONFIGS_aarch64=(
-	"archtimer-6.1|6.1||$A64_CS|active|$ACTIVE_SUITES|0|$A64_CPU|2"
-	"archtimer-6.12|6.12||$A64_CS|active|$ACTIVE_SUITES|0|$A64_CPU|2"
-	"timens-6.12|6.12||$A64_CS|active|$TIMENS_SUITES|$TIMENS_OFFSET|$A64_CPU|2"
-	"archtimer-7.2|7.2||$A64_CS|active|$ACTIVE_SUITES|0|$A64_CPU|2"
-	"archtimer-7.3|7.3||$A64_CS|active|$ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-6.1|6.1||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-6.12|6.12||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"timens-6.12|6.12||$A64_CS|active|$A64_TIMENS_SUITES|$TIMENS_OFFSET|$A64_CPU|2"
+	"archtimer-7.2|7.2||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-7.3|7.3||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
 	"calib-7.2|7.2||$A64_CS|active|$CALIB_SUITES|0|$A64_CPU|2"
 )
 
