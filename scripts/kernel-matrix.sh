@@ -350,6 +350,7 @@ report_config() {
 	speed=$(sed -n 's/^FRMATRIX: speed .* factor=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 	oracle=$(grep -o 'oracle: counter=.*' "$log" | head -n 1 || true)
 	[ -n "$oracle" ] || oracle="oracle: no summary line ($(grep -c '^SKIP: oracle' "$log" || true) SKIP lines)"
+	tr ',' '\n' <<<"$suites" | grep -qx oracle || oracle="oracle: not run here"
 	pass=$(sed -n 's/.*pass=\([0-9]*\).*/\1/p' <<<"$done_line")
 	fail=$(sed -n 's/.*fail=\([0-9]*\).*/\1/p' <<<"$done_line")
 	[ -n "$done_line" ] && [ "$fail" = 0 ] && [ "$pass" = "$want" ] && status=PASS
