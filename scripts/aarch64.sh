@@ -3,6 +3,7 @@
 # Cross-builds libfastraw and its tests for aarch64 on an x86-64 Debian/Ubuntu machine.
 #
 #   scripts/aarch64.sh [BUILD_DIR] [extra cmake arguments...]
+#   scripts/aarch64.sh --ctest BUILD_DIR [ctest arguments...]   (runs the cross build's CTest)
 #
 # Installs what is missing (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user-static,
 # qemu-system-arm, as root), fetches Debian's arm64 Check and libsubunit packages through a
@@ -15,6 +16,15 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ "${1:-}" = --ctest ]; then
+	dir=${2:?--ctest needs the cross build directory}
+	shift 2
+	if [ ! -f "$dir/CTestTestfile.cmake" ]; then
+		echo "aarch64: SKIPPED: no cross build in $dir (aarch64_build makes it)"
+		exit 77
+	fi
+	exec ctest --test-dir "$dir" --output-on-failure --no-tests=error "$@"
+fi
 CACHE=${FASTRAW_MATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastraw-matrix}/aarch64
 MIRROR=${FASTRAW_MATRIX_MIRROR:-http://deb.debian.org/debian}
 KEYRING=${FASTRAW_MATRIX_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}

@@ -9,7 +9,7 @@ endfunction()
 
 fr_add_unit_test(rawmath unit/test_rawmath.c)
 fr_add_unit_test(kdata unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c unit/synth.c)
-fr_add_unit_test(fastpath unit/test_fastpath.c unit/fastpath_hv.c unit/synth.c)
+fr_add_unit_test(fastpath unit/test_fastpath.c unit/fastpath_hv.c unit/fastpath_masked.c unit/synth.c)
 fr_add_unit_test(env unit/test_env.c)
 fr_add_unit_test(maps unit/test_maps.c)
 fr_add_unit_test(memid unit/test_memid.c)

@@ -18,11 +18,26 @@
 #define FR_LD64(p) (*(const volatile uint64_t *)(p))
 
 /*
+ * The same loads, not volatile: for fields inside a seqcount window that no test reads before
+ * the window closes, where a torn or repeated load costs nothing but a retry. Asm barriers
+ * (FR_BARRIER, FR_COMPILER_BARRIER, the counter reads' memory clobbers) still bound them.
+ */
+#define FR_LD32_PLAIN(p) (*(const uint32_t *)(const void *)(p))
+#define FR_LD64_PLAIN(p) (*(const uint64_t *)(const void *)(p))
+
+/*
  * Orders the loads of a snapshot against the loads of its seqcount or version, for the
  * compiler and for the CPU: the architecture's read barrier (fr_arch_rmb, the kernel's smp_rmb:
  * a compiler barrier alone on x86-64, a load-load fence where loads may pass each other).
  */
 #define FR_BARRIER() fr_arch_rmb()
+
+/*
+ * Keeps the compiler from moving loads across it, and nothing more: for a point the CPU
+ * already orders, such as a counter read after the FR_BARRIER that followed seq (the ordered
+ * reads wait for earlier loads themselves). On x86-64 it is FR_BARRIER itself.
+ */
+#define FR_COMPILER_BARRIER() __asm__ volatile("" ::: "memory")
 
 #define FR_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define FR_LIKELY(x) __builtin_expect(!!(x), 1)

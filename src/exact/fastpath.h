@@ -260,15 +260,27 @@ fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fas
 	const volatile uint8_t *entry = w->entry;
 	const volatile uint8_t *base = entry + FR_OFF_BASETIME + r->fs + 16 * FR_CLOCK_RAW_ID;
 
+#if FR_ARCH_DELTA_MASKED
+	/*
+	 * The masked rule checks none of these values, so any mix of old and new ones is caught by
+	 * the seq check that follows: plain loads, which the compiler may pair (ldp) and order as
+	 * it likes between the counter read and fr_seq_retry, whose asm barriers bound them.
+	 */
+	f->cycle_last = FR_LD64_PLAIN(entry + FR_OFF_CYCLE_LAST);
+	f->mask = FR_LD64_PLAIN(entry + FR_OFF_MASK);
+	f->mult = FR_LD32_PLAIN(entry + FR_OFF_MULT);
+	f->shift = FR_LD32_PLAIN(entry + FR_OFF_SHIFT);
+	f->sec = FR_LD64_PLAIN(base) + w->off_sec;
+	f->base_nsec = FR_LD64_PLAIN(base + 8);
+	f->lim = ~0ULL;
+	return;
+#endif
 	f->cycle_last = FR_LD64(entry + FR_OFF_CYCLE_LAST);
 	f->base_nsec = FR_LD64(base + 8);
 	f->sec = FR_LD64(base) + w->off_sec;
 	f->mult = FR_LD32(entry + FR_OFF_MULT + r->fs);
 	f->shift = FR_LD32(entry + FR_OFF_SHIFT + r->fs);
 	f->lim = 0xffffffffu;
-#if FR_ARCH_DELTA_MASKED
-	f->mask = FR_LD64(entry + FR_OFF_MASK + r->fs);
-#endif
 	if (r->rules == FR_RULES_6_10) {
 		uint64_t max_cycles = FR_LD64(entry + FR_OFF_MAX_CYCLES);
 
@@ -343,7 +355,8 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		 */
 		uint64_t c, d;
 
-		FR_BARRIER();
+		/* seq's FR_BARRIER is behind us (fr_raw_read_fast), and mode was read after it. */
+		FR_COMPILER_BARRIER();
 		c = r->counter();
 		fr_fast_fields(r, w, &f);
 		if (FR_UNLIKELY(fr_seq_retry(entry + FR_OFF_SEQ, w->seq)))

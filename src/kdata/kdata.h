@@ -27,9 +27,15 @@ enum {
 	FR_MODE_LAST = FR_ARCH_MODE_LAST,
 };
 
-/* Whether a clock mode's value is the CPU's counter itself (one compare where both are one number). */
+/*
+ * Whether a clock mode's value is the CPU's counter itself: one compare where both numbers are
+ * one, or, where the architecture's vDSO reads the counter in every mode but none
+ * (FR_ARCH_MODE_ANY_COUNTER), the same test as the kernel's.
+ */
 static inline __attribute__((always_inline)) int fr_mode_is_counter(int32_t mode)
 {
+	if (FR_ARCH_MODE_ANY_COUNTER)
+		return mode != FR_MODE_NONE;
 	return mode == FR_MODE_COUNTER || mode == FR_MODE_COUNTER_ALT;
 }
 

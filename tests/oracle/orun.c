@@ -155,7 +155,13 @@ static void mainline_wrap(uint64_t tsc, struct timespec *w)
 	kc = p.system_time + (uint64_t)(((unsigned __int128)d * p.mul) >> 32);
 	if (orun_kd.lay->rules != FR_RULES_5_3)
 		kc &= FR_S64_MAX;
-	v = (struct fr_raw_vals){ c.cycle_last, c.max_cycles, c.mult, c.shift, c.sec, c.nsec };
+	v = (struct fr_raw_vals){ .cycle_last = c.cycle_last,
+				  .max_cycles = c.max_cycles,
+				  .mult = c.mult,
+				  .shift = c.shift,
+				  .base_sec = c.sec,
+				  .base_nsec = c.nsec,
+				  .mask = ~0ULL };
 	ns = fr_raw_ns(orun_kd.lay->rules, kc, &v);
 	w->tv_sec = (time_t)(c.sec + (uint32_t)(ns / FR_NSEC_PER_SEC));
 	w->tv_nsec = (long)(ns % FR_NSEC_PER_SEC);

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "kdata/eras.h"
 #include "synth.h"
 
 static const struct clockvals good = {
@@ -27,7 +28,12 @@ static void expect_reject(struct synth *s, const char *what)
 
 START_TEST(accepts_good_pages)
 {
+	/* Every mode the architecture's kernel writes: none, the counter, and pvclock, hvclock (x86) or archtimer_nocompat (arm64). */
+#if FR_ARCH_HAS_VCLOCK
 	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_COUNTER, FR_MODE_PVCLOCK, FR_MODE_HVCLOCK };
+#else
+	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_COUNTER, FR_MODE_COUNTER_ALT, FR_MODE_COUNTER };
+#endif
 	/* hrtimer_res: 1 with high-resolution timers, else TICK_NSEC (HZ 1000, 250, 100). */
 	static const uint32_t res[] = { 1, 1000000, 4000000, 10000000 };
 	struct synth s;
@@ -56,6 +62,17 @@ START_TEST(accepts_good_pages)
 	v.mult = 0;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_ptr_null(fr_kdata_check(&s.kd));
+#if FR_ARCH_DELTA_MASKED
+	/* The generic delta takes any contiguous low mask of 32 bits or more: 56 (the generic timer), 64, 32. */
+	static const uint64_t masks[] = { SYNTH_MASK56, ~0ULL, 0xffffffffULL, (1ULL << 63) - 1 };
+	for (size_t k = 0; k < sizeof(masks) / sizeof(masks[0]); k++) {
+		v = good;
+		v.mask = masks[k];
+		synth_set_clock(&s, 0, &v);
+		ck_assert_msg(fr_kdata_check(&s.kd) == NULL, "era %s, mask %#llx: %s", s.era->name,
+			      (unsigned long long)masks[k], fr_kdata_check(&s.kd));
+	}
+#endif
 	synth_free(&s);
 }
 END_TEST
@@ -74,13 +91,35 @@ START_TEST(rejects_bad_pages)
 	synth_set_clock(&s, 0, &v);
 	expect_reject(&s, "an unknown clock mode");
 
+	/* One past the highest mode this architecture knows (x86: hvclock 3; arm64: archtimer_nocompat 2). */
+	v.mode = FR_MODE_LAST + 1;
+	synth_init(&s, _i);
+	synth_set_clock(&s, 0, &v);
+	expect_reject(&s, "the mode after the last known one");
+
 	good_pages(&s, _i);
-	synth_put32(synth_field(&s, 0, 0, 4), FR_MODE_PVCLOCK);
+	synth_put32(synth_field(&s, 0, 0, 4), SYNTH_OTHER_MODE);
 	expect_reject(&s, "entries with different modes");
 
+#if FR_ARCH_DELTA_MASKED
+	/* The generic delta: a mask must be contiguous from bit 0 and at least 32 bits wide. */
+	static const uint64_t bad_mask[] = { 0xffffULL, 0x7fffffffULL, SYNTH_MASK56 - 1, SYNTH_MASK56 << 4 };
+	for (size_t k = 0; k < sizeof(bad_mask) / sizeof(bad_mask[0]); k++) {
+		v = good;
+		v.mask = bad_mask[k];
+		synth_init(&s, _i);
+		synth_set_clock(&s, 0, &v);
+		expect_reject(&s, "a mask that is not a low mask of 32 bits or more");
+	}
+	good_pages(&s, _i);
+	synth_put64(synth_field(&s, 0, 1, 16), 0);
+	synth_put64(synth_field(&s, 0, 0, 16), 0);
+	expect_reject(&s, "mask 0");
+#else
 	good_pages(&s, _i);
 	synth_put64(synth_field(&s, 0, 1, 16), 0xffffffffULL);
 	expect_reject(&s, "mask != ~0");
+#endif
 
 	v = good;
 	v.shift = 64;
@@ -117,7 +156,7 @@ START_TEST(time_namespace_pages)
 	struct clockvals v = good;
 
 	synth_init(&s, _i);
-	v.mode = FR_MODE_PVCLOCK;
+	v.mode = SYNTH_OTHER_MODE;
 	synth_set_clock(&s, e->timens_page ? e->timens_page : 1, &v);
 	synth_set_timens(&s, &off, e->timens_page ? e->timens_mode : 0x7FFFFFFFu);
 	if (!e->timens_page) {
@@ -128,7 +167,7 @@ START_TEST(time_namespace_pages)
 	}
 	ck_assert_int_eq(fr_kdata_in_timens(&s.kd), 1);
 	ck_assert_msg(fr_kdata_check(&s.kd) == NULL, "era %s: %s", e->name, fr_kdata_check(&s.kd));
-	ck_assert_int_eq(fr_kdata_mode(&s.kd), FR_MODE_PVCLOCK);
+	ck_assert_int_eq(fr_kdata_mode(&s.kd), SYNTH_OTHER_MODE);
 	/* The real page must pass the same checks. */
 	synth_put64(synth_field(&s, e->timens_page, 1, 16), 0);
 	expect_reject(&s, "a namespace whose real page has mask 0");
@@ -191,6 +230,7 @@ static void expect_none(const char *release, const char *mention)
 
 START_TEST(layout_for_release)
 {
+#if defined(__x86_64__)
 	/* 6.19-7.3: the 6.17 layout (7.2.13 and 7.3-rc7 from Debian's headers and vDSO binaries). */
 	expect_era("7.3", "6.17+");
 	expect_era("7.3-cloud-amd64", "6.17+");
@@ -219,6 +259,25 @@ START_TEST(layout_for_release)
 	expect_none("5.2.21", "5.3");
 	expect_none("4.19.0", "5.3");
 	expect_none("3.10.0-1160.el7.x86_64", "5.3");
+#elif defined(__aarch64__)
+	/* arm64: 6.17+ to 7.3 (7.2 and 7.3 measured), 6.15-6.16, and 5.10-6.14 (6.1 and 6.12 measured). */
+	expect_era("7.3", "6.17+");
+	expect_era("7.2.13+deb14-cloud-arm64", "6.17+");
+	expect_era("6.19.2-arch1-1", "6.17+");
+	expect_era("6.17.0", "6.17+");
+	expect_era("6.16.9", "6.15-6.16");
+	expect_era("6.15.0", "6.15-6.16");
+	expect_era("6.14.11", "5.10-6.14");
+	expect_era("6.12.48+deb13-arm64", "5.10-6.14");
+	expect_era("6.1.0-28-arm64", "5.10-6.14");
+	expect_era("5.15.0", "5.10-6.14");
+	expect_era("5.10.0", "5.10-6.14");
+	/* Before 5.10: no layout (the arm64 vDSO numbered its modes otherwise, and none was measured). */
+	expect_none("5.9.16", "5.10");
+	expect_none("5.4.0", "5.10");
+	expect_none("4.19.0", "5.10");
+	expect_kind("5.9", FR_REL_OLD);
+#endif
 	/* Past the newest known release: no layout by number (startup/locate.c may still assume one). */
 	expect_none("7.4.0", "newer");
 	expect_none("7.10.1", "newer");
@@ -226,6 +285,7 @@ START_TEST(layout_for_release)
 	expect_none("99999.1", "newer");
 	expect_kind("7.4", FR_REL_NEWER);
 	expect_kind("4.18.0-553.el8_10.x86_64", FR_REL_OLD);
+	expect_none("4.18.0", fr_eras_old_why);
 	expect_none("garbage", "not understood");
 	expect_none("", "not understood");
 	expect_none("6", "not understood");
@@ -239,7 +299,7 @@ START_TEST(layout_for_release)
 	expect_kind("7", FR_REL_UNPARSED);
 	/* The newest-first order covers every layout once, 6.17+ first. */
 	ck_assert_str_eq(fr_layout_newest(0)->name, "6.17+");
-	ck_assert_str_eq(fr_layout_newest(N_ERAS - 1)->name, "5.3-5.5");
+	ck_assert_str_eq(fr_layout_newest(N_ERAS - 1)->name, eras[0].full);
 	ck_assert_ptr_null(fr_layout_newest(N_ERAS));
 	for (unsigned i = 0; i < N_ERAS; i++)
 		ck_assert_ptr_eq(fr_layout_newest(i), fr_layout_by_name(eras[N_ERAS - 1 - i].name));
@@ -248,27 +308,24 @@ END_TEST
 
 START_TEST(layout_by_name)
 {
-	/* Each era key names one layout, the same one its release maps to; partial keys do not match. */
-	static const char *const full[N_ERAS] = { "5.3-5.5", "5.6", "5.7-6.4", "6.5-6.9",
-						  "6.10-6.12", "6.13-6.14", "6.15-6.16", "6.17+" };
-	static const char *const release[N_ERAS] = { "5.4.0", "5.6.1", "5.15.0", "6.8.0",
-						     "6.11.2", "6.14.0", "6.16.1", "6.19.0" };
-	/* docs/kernel-data.md §5: [vvar] is 3 pages below the vDSO in 5.3-5.5, 4 in 5.6-6.14, 6 from
-	 * 6.15; the pvclock page is [vvar]+1 until 6.12, then vdso-2 pages: [vvar]+2 (6.13-6.14)
-	 * and [vvar]+4 (6.15+). */
-	static const uint32_t below[N_ERAS] = { 3, 4, 4, 4, 4, 4, 6, 6 };
-	static const uint32_t vclock[N_ERAS] = { 1, 1, 1, 1, 1, 2, 4, 4 };
-	static const enum fr_rules rules[N_ERAS] = { FR_RULES_5_3, FR_RULES_5_3, FR_RULES_5_3, FR_RULES_6_5,
-						     FR_RULES_6_10, FR_RULES_6_10, FR_RULES_6_10, FR_RULES_6_10 };
-	const struct fr_layout *lay = fr_layout_by_name(eras[_i].name);
+	/* Each era key names one layout, the same one its release maps to; the geometry of synth.c's table. */
+	const struct era *e = &eras[_i];
+	const struct fr_layout *lay = fr_layout_by_name(e->name);
 	const char *why;
 
 	ck_assert_ptr_nonnull(lay);
-	ck_assert_str_eq(lay->name, full[_i]);
-	ck_assert_ptr_eq(fr_layout_for_release(release[_i], &why), lay);
-	ck_assert_uint_eq(lay->pages_below, below[_i]);
-	ck_assert_uint_eq(lay->vclock_page, vclock[_i]);
-	ck_assert_int_eq(lay->rules, rules[_i]);
+	ck_assert_str_eq(lay->name, e->full);
+	ck_assert_ptr_eq(fr_layout_for_release(e->release, &why), lay);
+	ck_assert_uint_eq(lay->pages_below, e->below);
+	ck_assert_uint_eq(lay->vclock_page, e->vclock);
+	ck_assert_int_eq(lay->rules, e->lib_rules);
+	ck_assert_uint_eq(lay->timens_page, e->timens_page);
+	ck_assert_uint_eq(lay->data_off + lay->clock_size, e->raw);
+	ck_assert_uint_eq(lay->clock_size, e->size);
+	ck_assert_uint_eq(lay->data_off + lay->hrtimer_off, e->hrtimer);
+	ck_assert_uint_eq(lay->field_shift, e->has_max ? 8 : 0);
+	if (e->timens_page)
+		ck_assert_uint_eq(lay->timens_mode, e->timens_mode);
 }
 END_TEST
 
@@ -279,9 +336,18 @@ START_TEST(names)
 	ck_assert_ptr_null(fr_layout_by_name("7"));
 	ck_assert_ptr_null(fr_layout_by_name("7.3"));
 	ck_assert_str_eq(fr_mode_name(FR_MODE_NONE), "none");
+#if defined(__x86_64__)
 	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER), "tsc");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_PVCLOCK), "pvclock");
 	ck_assert_str_eq(fr_mode_name(FR_MODE_HVCLOCK), "hvclock");
+	ck_assert_str_eq(fr_mode_name(4), "unknown");
+#elif defined(__aarch64__)
+	/* VDSO_CLOCKMODE_ARCHTIMER 1 and _NOCOMPAT 2; 3 is no arm64 mode. */
+	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER), "archtimer");
+	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER_ALT), "archtimer_nocompat");
+	ck_assert_str_eq(fr_mode_name(3), "unknown");
+	ck_assert_str_eq(fr_mode_name(-1), "unknown");
+#endif
 	ck_assert_str_eq(fr_mode_name(0x7FFFFFFF), "unknown");
 }
 END_TEST

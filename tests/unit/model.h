@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* An independent model of the x86 vDSO's RAW arithmetic, written from docs/kernel-data.md §3 and §6 with u128. */
+/* An independent model of the vDSO's RAW arithmetic (x86's three delta rules and the generic masked one), written from docs/kernel-data.md with u128. */
 #ifndef FR_TEST_MODEL_H
 #define FR_TEST_MODEL_H
 
@@ -13,7 +13,8 @@
  */
 typedef unsigned __int128 m_u128;
 
-enum m_era { M_5_3, M_6_5, M_6_10 };
+/* The delta rules: x86's three eras, and lib/vdso's generic masked delta (arm64, every era). */
+enum m_era { M_5_3, M_6_5, M_6_10, M_MASKED };
 
 #define M_S64_MAX ((uint64_t)INT64_MAX)
 #define M_BIT62 ((uint64_t)1 << 62)
@@ -51,6 +52,21 @@ static inline uint64_t m_raw_ns(enum m_era era, uint64_t c, uint64_t L, uint64_t
 	if (d & M_BIT62)
 		return B >> shift;
 	return (uint64_t)(((m_u128)(d & M_S64_MAX) * mult + B) >> shift);
+}
+
+/*
+ * The generic masked delta (lib/vdso vdso_calc_ns without GENERIC_VDSO_OVERFLOW_PROTECT, the
+ * arm64 kernel-data section): d = (c - L) & mask; ns = (d * mult + B) >> shift. The product is
+ * formed in 128 bits, then cut to the 64 bits the kernel's u64 arithmetic keeps; the shift is a
+ * machine shift (count modulo 64). No test of bit 62 or 63: a counter behind cycle_last wraps
+ * through the mask to a huge delta, as in the kernel.
+ */
+static inline uint64_t m_raw_masked(uint64_t c, uint64_t L, uint64_t mask, uint32_t mult, uint32_t shift,
+				    uint64_t B)
+{
+	m_u128 full = (m_u128)((c - L) & mask) * mult + B;
+
+	return (uint64_t)full >> (shift % 64);
 }
 
 /*

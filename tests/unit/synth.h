@@ -11,22 +11,50 @@
 #include "model.h"
 
 /*
- * One era's page geometry as docs/kernel-data.md states it (§2.4-2.7 offsets, §5 modes, §8
- * namespaces), kept apart from src/kdata/kdata.c's table so that the pages test the library's offsets.
+ * One era's page geometry as docs/kernel-data.md states it (x86: §2.4-2.7 offsets, §5 modes, §8
+ * namespaces; arm64: its own section), kept apart from src/kdata/eras_<cpu>.c's table so that
+ * the pages test the library's offsets. Each architecture has its own eras (synth.c).
  */
 struct era {
 	const char *name;      /* key for fr_layout_by_name */
-	enum m_era rules;      /* §3 delta rules */
-	uint32_t raw;          /* CS_RAW entry (clock_data[1]) in the data page, §2.7 */
+	enum m_era rules;      /* delta rules of the model */
+	uint32_t raw;          /* CS_RAW entry (clock_data[1]) in the data page */
 	uint32_t size;         /* one clock entry: clock_data[0] is at raw - size */
-	int has_max;           /* max_cycles at +16, and mask/mult/shift/basetime 8 bytes later (6.10+) */
+	int has_max;           /* max_cycles at +16, and mask/mult/shift/basetime 8 bytes later (x86 6.10+) */
 	uint32_t hrtimer;      /* hrtimer_res in the data page */
 	uint32_t timens_page;  /* page of [vvar] with the real data inside a namespace; 0: no namespaces */
 	uint32_t timens_mode;  /* clock_mode marking a namespace page */
+	const char *full;      /* the layout's whole name, as FASTRAW_DEBUG prints it */
+	const char *release;   /* a kernel release of this era */
+	uint32_t below;        /* [vvar] starts this many pages below the vDSO image */
+	uint32_t vclock;       /* the pvclock page, in pages from [vvar] (x86; 0 elsewhere) */
+	enum fr_rules lib_rules; /* the library's name for the delta rules */
+	uint64_t mask;         /* the clocksource mask the kernel's pages carry */
 };
 
+/*
+ * The architecture's eras, oldest first. x86-64: 5.3 to 6.17+, eight layouts; arm64: 5.10-6.14,
+ * 6.15-6.16, 6.17+ (no max_cycles, the masked delta, a 56-bit counter mask).
+ */
+#if defined(__x86_64__)
 #define N_ERAS 8
+#elif defined(__aarch64__)
+#define N_ERAS 3
+#endif
 extern const struct era eras[N_ERAS];
+
+/* The arm64 generic timer's mask (at least 56 bits wide; CLOCKSOURCE_MASK(56) in arm_arch_timer.c). */
+#define SYNTH_MASK56 ((1ULL << 56) - 1)
+
+/*
+ * A clock mode the fast path serves other than FR_MODE_COUNTER where there is one (x86:
+ * pvclock, arm64: archtimer_nocompat), for tests that need two served modes.
+ */
+#if FR_ARCH_HAS_VCLOCK
+#define SYNTH_OTHER_MODE FR_MODE_PVCLOCK
+#else
+#define SYNTH_OTHER_MODE FR_MODE_COUNTER_ALT
+#endif
 
 #define SYNTH_PAGES 4
 
@@ -54,7 +82,11 @@ struct clockvals {
 	uint32_t shift;
 	uint64_t sec;   /* basetime[CLOCK_MONOTONIC_RAW].sec */
 	uint64_t B;     /* basetime[CLOCK_MONOTONIC_RAW].nsec, shifted left by shift */
+	uint64_t mask;  /* the clocksource mask; 0: the era's (synth_mask) */
 };
+
+/* The mask pages with v carry: v->mask, or the era's when v leaves it 0. */
+uint64_t synth_mask(const struct era *e, const struct clockvals *v);
 
 /* struct pvclock_vcpu_time_info, §6. */
 struct pvvals {
@@ -127,5 +159,7 @@ TCase *kdata_pick_tcase(void);
 
 /* Test cases of the hvclock readers (fastpath_hv.c). */
 TCase *fastpath_hvclock_tcase(void);
+/* Test cases of the readers under the generic masked delta (fastpath_masked.c). */
+TCase *fastpath_masked_tcase(void);
 
 #endif

@@ -16,6 +16,8 @@
 
 #define TWO32 4294967296.0L
 
+/* The eligibility rule with x86's words: the "tsc" clocksource, tsc_reliable, tsc=unstable, CPUID's invariant bit. */
+#if defined(__x86_64__)
 START_TEST(eligibility_table)
 {
 	static const char ci_reliable[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: X\n"
@@ -104,6 +106,73 @@ START_TEST(eligibility_cmdline)
 	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "tsc kvm-clock", NULL, "tsc=unstable"));
 }
 END_TEST
+
+#else
+/*
+ * The eligibility rule with arm64's words: the invariant counter, then the "arch_sys_counter"
+ * clocksource as a whole word. arm64 has no cpuinfo flag or boot option that vouches for or
+ * distrusts the counter: x86's words change nothing here, nor do the placeholders the port
+ * gives (FR_ARCH_CPUINFO_RELIABLE, FR_ARCH_CMDLINE_UNSTABLE), which are never one word.
+ */
+START_TEST(eligibility_table)
+{
+	static const char ci_x86[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
+	static const char ci_arm[] = "processor\t: 0\nBogoMIPS\t: 125.00\nFeatures\t: fp asimd evtstrm ecv\n\n";
+	static const char ci_placeholder[] = "processor\t: 0\nflags\t\t: " FR_ARCH_CPUINFO_RELIABLE "\n";
+	static const struct {
+		int invariant;
+		const char *cs, *ci;
+		int eligible;
+	} cases[] = {
+		{ 0, "arch_sys_counter\n", ci_arm, 0 },
+		{ 1, "arch_sys_counter\n", NULL, 1 },
+		{ 1, "arch_sys_counter \n", ci_arm, 1 },
+		{ 1, "kvm-clock arch_sys_counter", NULL, 1 },
+		{ 1, "\tarch_sys_counter\t", NULL, 1 },
+		{ 1, "arch_sys_counterx", NULL, 0 },
+		{ 1, "xarch_sys_counter", NULL, 0 },
+		{ 1, "arch_sys", NULL, 0 },
+		{ 1, "", NULL, 0 },
+		{ 1, NULL, NULL, 0 },
+		{ 1, "tsc hpet acpi_pm \n", NULL, 0 },
+		{ 1, "tsc", ci_x86, 0 },
+		{ 1, NULL, ci_x86, 0 },
+		{ 1, NULL, ci_arm, 0 },
+		{ 1, NULL, ci_placeholder, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
+		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
+
+		if (cases[i].eligible) {
+			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
+			continue;
+		}
+		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
+		if (!cases[i].invariant)
+			ck_assert_msg(strstr(why, "not invariant"), "case %zu: %s", i, why);
+		else
+			ck_assert_msg(strstr(why, "arch_sys_counter"), "case %zu: %s", i, why);
+	}
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "arch_sys_counter", NULL, NULL));
+}
+END_TEST
+
+/* No boot option distrusts the counter on arm64: x86's tsc=unstable, or the placeholder itself, changes nothing. */
+START_TEST(eligibility_cmdline)
+{
+	const struct fr_cpu_features cpu = { .ordered_read = 0, .invariant_counter = 1 };
+	static const char *const cmdlines[] = { "console=ttyAMA0 tsc=unstable quiet\n", "tsc=unstable",
+						FR_ARCH_CMDLINE_UNSTABLE, "clocksource=arch_sys_counter\n" };
+
+	for (size_t i = 0; i < sizeof(cmdlines) / sizeof(cmdlines[0]); i++) {
+		ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "arch_sys_counter\n", NULL, cmdlines[i]));
+		ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, "kvm-clock\n", NULL, cmdlines[i]));
+	}
+}
+END_TEST
+#endif
 
 /* round(2^32 * 1e9 / hz), in long double: the reference for every CPUID-derived mult. */
 static uint64_t ref_mult_hz(long double hz)

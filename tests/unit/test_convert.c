@@ -17,6 +17,7 @@ static const struct clockvals tsc_clock = {
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,
 };
 
+#if FR_ARCH_HAS_VCLOCK
 /* kvm-clock: mult 2^23, shift 23, and its pvclock page. */
 static const struct clockvals kvm_clock = {
 	.seq = 4, .mode = FR_MODE_PVCLOCK, .L = 4000000000000ULL, .max = 0x1cd42e4dffbULL,
@@ -26,6 +27,7 @@ static const struct pvvals kvm_pv = {
 	.version = 0x10, .tsts = 0x123456789abcULL, .sys = 4000000000000ULL, .mul = 0xf446a645u, .shift = -1,
 	.flags = FR_PV_STABLE_BIT,
 };
+#endif
 
 static int64_t expect_ns(const struct synth *s, const struct clockvals *v, const struct pvvals *p,
 			 const struct nsoff *ns, uint64_t c)
@@ -113,6 +115,7 @@ START_TEST(tsc_late_conversion_is_exact)
 }
 END_TEST
 
+#if FR_ARCH_HAS_VCLOCK
 /* pvclock: forward is the reading; with an unchanged pvclock page, late is exact too. */
 START_TEST(pvclock_late_conversion_is_exact)
 {
@@ -191,6 +194,36 @@ START_TEST(pvclock_before_timestamp_extrapolates)
 	synth_free(&s);
 }
 END_TEST
+#endif
+
+#if FR_ARCH_DELTA_MASKED
+/* Both counter modes convert, with a 56-bit and a 64-bit mask, before and after cycle_last. */
+START_TEST(masked_late_conversion_is_exact)
+{
+	static const uint32_t modes[] = { FR_MODE_COUNTER, FR_MODE_COUNTER_ALT };
+	static const uint64_t masks[] = { SYNTH_MASK56, ~0ULL };
+	struct synth s;
+
+	synth_init(&s, _i);
+	for (size_t m = 0; m < 2; m++)
+		for (size_t k = 0; k < 2; k++) {
+			struct clockvals v0 = tsc_clock, v1;
+			uint64_t c = v0.L + 62500000;
+			int64_t want;
+
+			v0.mode = modes[m];
+			v0.mask = masks[k];
+			synth_set_clock(&s, 0, &v0);
+			want = expect_ns(&s, &v0, NULL, NULL, c);
+			ck_assert_int_eq(convert(&s, c), want);
+			v1 = advance(v0, 62500000 + 625000000);
+			synth_set_clock(&s, 0, &v1);
+			ck_assert_int_eq(convert(&s, c), want);
+		}
+	synth_free(&s);
+}
+END_TEST
+#endif
 
 START_TEST(time_namespace_offset)
 {
@@ -214,13 +247,19 @@ START_TEST(cannot_convert)
 {
 	struct synth s;
 	struct clockvals v = tsc_clock;
-	struct pvvals p = kvm_pv;
 	int64_t ns;
 
 	synth_init(&s, _i);
 	v.mode = FR_MODE_NONE;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
+	/* The mode past the last one the architecture knows. */
+	v.mode = FR_MODE_LAST + 1;
+	synth_set_clock(&s, 0, &v);
+	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_PASS);
+#if FR_ARCH_HAS_VCLOCK
+	struct pvvals p = kvm_pv;
+
 	/* hvclock with the Hyper-V page marked invalid (sequence 0). */
 	v.mode = FR_MODE_HVCLOCK;
 	synth_set_hv(&s, &(struct hvvals){ .seq = 0, .scale = 1ULL << 63, .offset = 0 });
@@ -231,7 +270,8 @@ START_TEST(cannot_convert)
 	synth_set_pv(&s, &p);
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, p.tsts + 5, &ns), FR_PASS);
-	/* Bit 63: the invalid marker up to 6.4; masked off from 6.5. */
+#endif
+	/* Bit 63: the invalid marker up to 6.4; masked off from 6.5; no marker in the generic delta. */
 	v = tsc_clock;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, (1ULL << 63) | (v.L + 5), &ns),
@@ -248,9 +288,14 @@ static Suite *convert_suite(void)
 	tcase_add_test(tc, ts_ns_is_the_split_sum);
 	tcase_add_loop_test(tc, tsc_forward_is_the_reading, 0, N_ERAS);
 	tcase_add_loop_test(tc, tsc_late_conversion_is_exact, 0, N_ERAS);
+#if FR_ARCH_HAS_VCLOCK
 	tcase_add_loop_test(tc, pvclock_late_conversion_is_exact, 0, N_ERAS);
 	tcase_add_loop_test(tc, pvclock_before_timestamp_extrapolates, 0, N_ERAS);
 	tcase_add_loop_test(tc, hvclock_late_conversion_is_exact, 0, N_ERAS);
+#endif
+#if FR_ARCH_DELTA_MASKED
+	tcase_add_loop_test(tc, masked_late_conversion_is_exact, 0, N_ERAS);
+#endif
 	tcase_add_loop_test(tc, time_namespace_offset, 0, N_ERAS);
 	tcase_add_loop_test(tc, cannot_convert, 0, N_ERAS);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,7 @@
 #include "synth.h"
 #include "elf/vdso_elf.h"
 
-/* The synthetic counter of these tests: the live TSC, so synthetic pages meet a live clock. */
+/* The synthetic counter of these tests: the live counter, so synthetic pages meet a live clock. */
 static uint64_t live_tsc(void)
 {
 	return fr_arch_counter_fenced();
@@ -20,7 +20,17 @@ static uint64_t live_tsc(void)
 
 static fr_real_fn live_vdso(void)
 {
-	return (fr_real_fn)fr_vdso_sym(fr_vdso_base(), "__vdso_clock_gettime", "LINUX_2.6");
+	return (fr_real_fn)fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
+}
+
+/* Whether this process has a vDSO (qemu-user gives none: AT_SYSINFO_EHDR is 0); says why not. */
+static int have_vdso(const char *test)
+{
+	if (fr_vdso_base() && live_vdso())
+		return 1;
+	printf("SKIP: %s: no vDSO clock_gettime in this process (AT_SYSINFO_EHDR %s)\n", test,
+	       fr_vdso_base() ? "set, no symbol" : "0");
+	return 0;
 }
 
 /* For each CPU (with, without RDTSCP) and FASTRAW_TSC setting: the counter and the warning flag. */
@@ -62,7 +72,8 @@ START_TEST(self_test_passes_on_live_pages)
 	int mode;
 
 	ck_assert_int_eq(uname(&u), 0);
-	ck_assert_ptr_nonnull(live_vdso());
+	if (!have_vdso("self_test_passes_on_live_pages"))
+		return;
 	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), live_vdso(), &kd, &pick);
 	if (why) {
 		/* No layout for this kernel (before 5.3, or a page no layout matches): nothing to test. */
@@ -76,7 +87,7 @@ START_TEST(self_test_passes_on_live_pages)
 	why = fr_self_test(&kd, fr_counter_for(FR_CTR_FENCED), live_vdso());
 	printf("self_test_passes_on_live_pages: era %s, clock mode %s: %s\n", pick.era, fr_mode_name(mode),
 	       why ? why : "agrees");
-	if (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK || mode == FR_MODE_HVCLOCK)
+	if (fr_mode_served(mode) || fr_mode_is_hvclock(mode))
 		ck_assert_ptr_null(why);
 	else
 		ck_assert_ptr_nonnull(why);
@@ -90,7 +101,9 @@ START_TEST(self_test_fails_on_a_wrong_page)
 	struct clockvals v = { .seq = 2, .mode = FR_MODE_COUNTER, .L = live_tsc(), .max = 1ull << 40,
 			       .mult = 1u << 22, .shift = 24, .sec = 1, .B = 0 };
 
-	synth_init(&s, 7);
+	if (!have_vdso("self_test_fails_on_a_wrong_page"))
+		return;
+	synth_init(&s, N_ERAS - 1);
 	synth_set_clock(&s, 0, &v);
 	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, live_vdso()), "self-test against the vDSO failed");
 	synth_free(&s);
@@ -104,7 +117,9 @@ START_TEST(self_test_needs_a_served_call)
 	struct clockvals v = { .seq = 2, .mode = FR_MODE_NONE, .L = 0, .max = 1, .mult = 1, .shift = 0 };
 	const char *why;
 
-	synth_init(&s, 7);
+	if (!have_vdso("self_test_needs_a_served_call"))
+		return;
+	synth_init(&s, N_ERAS - 1);
 	synth_set_clock(&s, 0, &v);
 	why = fr_self_test(&s.kd, live_tsc, live_vdso());
 	ck_assert_ptr_nonnull(why);
@@ -118,7 +133,7 @@ START_TEST(self_test_needs_a_vdso)
 {
 	struct synth s;
 
-	synth_init(&s, 7);
+	synth_init(&s, N_ERAS - 1);
 	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, fr_sys_clock_gettime), "no vDSO to check against");
 	synth_free(&s);
 }
@@ -141,6 +156,8 @@ START_TEST(fake_releases_on_the_live_host)
 	int mode, newest;
 
 	ck_assert_int_eq(uname(&u), 0);
+	if (!have_vdso("fake_releases_on_the_live_host"))
+		return;
 	why = fr_locate(u.release, ctr, live_vdso(), &real_kd, &real_pick);
 	if (why) {
 		printf("SKIP: fake_releases_on_the_live_host: the real release %s is not served: %s\n", u.release, why);
@@ -150,7 +167,7 @@ START_TEST(fake_releases_on_the_live_host)
 	mode = fr_kdata_mode(&real_kd);
 	newest = real_kd.lay == fr_layout_newest(0);
 	why = fr_locate("99.1.0-fake", ctr, live_vdso(), &kd, &pick);
-	if (newest && (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK) && !fr_kdata_check_strict(&real_kd)) {
+	if (newest && fr_mode_served(mode) && !fr_kdata_check_strict(&real_kd)) {
 		ck_assert_msg(why == NULL, "kernel %s, mode %s: 99.1 refused: %s", u.release, fr_mode_name(mode), why);
 		ck_assert_ptr_eq(kd.lay, real_kd.lay);
 		ck_assert(kd.vvar == real_kd.vvar && kd.raw0 == real_kd.raw0 && kd.vclock == real_kd.vclock);
@@ -163,9 +180,14 @@ START_TEST(fake_releases_on_the_live_host)
 		ck_assert_msg(strstr(why, "kernel 99.1 is newer than the newest known, 7.3"), "%s", why);
 		ck_assert_str_eq(pick.era, "none");
 	}
-	other = real_kd.lay->pages_below == 6 ? "6.12.0-211.el10.x86_64" : "6.18.0";
+	/* The release of the newest era whose [vvar] is elsewhere. */
+	other = NULL;
+	for (int i = N_ERAS - 1; i >= 0 && !other; i--)
+		if (eras[i].below != real_kd.lay->pages_below)
+			other = eras[i].release;
+	ck_assert_ptr_nonnull(other);
 	why = fr_locate(other, ctr, live_vdso(), &kd, &pick);
-	if (mode == FR_MODE_COUNTER || mode == FR_MODE_PVCLOCK) {
+	if (fr_mode_served(mode)) {
 		ck_assert_msg(why == NULL, "kernel %s as %s: %s", u.release, other, why);
 		ck_assert_int_eq(pick.assumed, 1);
 		ck_assert(kd.raw0 == real_kd.raw0 && kd.lay->field_shift == real_kd.lay->field_shift);
@@ -179,14 +201,12 @@ END_TEST
 /* Every era's layout has a fast path for every counter read (the instances fit the layouts). */
 START_TEST(every_layout_has_fast_paths)
 {
-	static const char *const names[] = { "5.3", "5.6", "5.7", "6.5", "6.10", "6.13", "6.15", "6.17" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct fr_layout *lay = fr_layout_by_name(names[i]);
+	for (size_t i = 0; i < N_ERAS; i++) {
+		const struct fr_layout *lay = fr_layout_by_name(eras[i].name);
 
 		ck_assert_ptr_nonnull(lay);
 		for (int m = FR_CTR_ORDERED; m <= FR_CTR_UNORDERED; m++)
-			ck_assert_msg(fr_raw_for(lay, (enum fr_counter_mode)m) != NULL, "era %s mode %d", names[i], m);
+			ck_assert_msg(fr_raw_for(lay, (enum fr_counter_mode)m) != NULL, "era %s mode %d", eras[i].name, m);
 	}
 }
 END_TEST

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "kdata/gtod.h"
 #include "run_suite.h"
 #include "calib/calib_seed.h"
@@ -171,9 +172,13 @@ START_TEST(era_for_release)
 		{ "99999999999999999999.10", -1 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_msg(fr_gtod_era_for_release(cases[i].release) == cases[i].era, "\"%s\": %d, want %d",
-			      cases[i].release, fr_gtod_era_for_release(cases[i].release), cases[i].era);
+	/* vsyscall_gtod_data is x86's: elsewhere (FR_ARCH_HAS_GTOD 0) no release has a gtod page. */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int want = FR_ARCH_HAS_GTOD ? cases[i].era : -1;
+
+		ck_assert_msg(fr_gtod_era_for_release(cases[i].release) == want, "\"%s\": %d, want %d",
+			      cases[i].release, fr_gtod_era_for_release(cases[i].release), want);
+	}
 	ck_assert_int_eq(fr_gtod_era_for_release(NULL), -1);
 }
 END_TEST
@@ -411,15 +416,17 @@ START_TEST(gtod_concurrent_writer)
 		const char *why = fr_gtod_read(race_page, FR_GTOD_4_X, &g);
 		uint32_t lo = (uint32_t)g.cycle_last;
 
+		/* Test, then assert: each Check assertion records a mark point, slow under emulation. */
 		if (why) {
-			ck_assert_msg(strstr(why, "never settled"), "read %d: %s", i, why);
+			if (!strstr(why, "never settled"))
+				ck_abort_msg("read %d: %s", i, why);
 			unsettled++;
 			continue;
 		}
 		settled++;
-		ck_assert_msg((g.cycle_last >> 32) == lo && g.mult == (lo | 1) && g.shift == lo % 32 && g.tsc,
-			      "torn read %d: cycle_last %#llx mult %u shift %u", i, (unsigned long long)g.cycle_last,
-			      g.mult, g.shift);
+		if (!((g.cycle_last >> 32) == lo && g.mult == (lo | 1) && g.shift == lo % 32 && g.tsc))
+			ck_abort_msg("torn read %d: cycle_last %#llx mult %u shift %u", i, (unsigned long long)g.cycle_last,
+				     g.mult, g.shift);
 	}
 	__atomic_store_n(&race_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);

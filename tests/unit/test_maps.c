@@ -115,7 +115,10 @@ START_TEST(live_process)
 	errno = 4242;
 	ck_assert_int_eq(fr_maps_read(&m), 0);
 	ck_assert_int_eq(errno, 4242);
-	ck_assert_uint_ne(auxv, 0);
+	if (!auxv) {
+		printf("SKIP: live_process: no vDSO in this process (AT_SYSINFO_EHDR is 0)\n");
+		return;
+	}
 	ck_assert_uint_eq(m.vdso, auxv);
 	/* [vvar] (and [vvar_vclock] where the kernel has it, 6.13+) lie page-aligned below the vDSO. */
 	ck_assert_uint_ne(m.vvar, 0);
@@ -138,6 +141,10 @@ START_TEST(live_process_long_line)
 	void *p;
 	int fd;
 
+	if (!getauxval(AT_SYSINFO_EHDR)) {
+		printf("SKIP: live_process_long_line: no vDSO in this process (AT_SYSINFO_EHDR is 0)\n");
+		return;
+	}
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	len = strlen(dir);
 	for (int i = 0; len < 3000; i++) {

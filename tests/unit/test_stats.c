@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "forkprobe.h"
 #include "run_suite.h"
 #include "report/stats.h"
 
@@ -108,6 +109,9 @@ START_TEST(fork_child_starts_from_zero)
 	pid_t pid;
 	int st;
 
+	/* The child tells itself from its parent by the wiped page (proc/memid.c). */
+	if (!PROBE_OR_SKIP(probe_wipeonfork, "fork_child_starts_from_zero", "MADV_WIPEONFORK is not honoured"))
+		return;
 	raw = fr_stats_start(fake_raw);
 	call_raw(5);
 	pid = fork();
@@ -119,6 +123,8 @@ START_TEST(fork_child_starts_from_zero)
 		call_raw(3);
 		ok = pthread_create(&th, NULL, counter_thread, NULL) == 0 && pthread_join(th, NULL) == 0;
 		ok = ok && strcmp(text(), "stats: MONOTONIC_RAW fast=1003 passthrough=0, REALTIME passthrough=10") == 0;
+		if (!ok)
+			fprintf(stderr, "fork child: \"%s\"\n", text());
 		_exit(ok ? 0 : 1);
 	}
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
@@ -134,6 +140,8 @@ START_TEST(vfork_child_counts_in_parent)
 	pid_t pid;
 	int st;
 
+	if (!PROBE_OR_SKIP(probe_vfork_shares, "vfork_child_counts_in_parent", "vfork does not share memory"))
+		return;
 	raw = fr_stats_start(fake_raw);
 	call_raw(5);
 	pid = vfork();

@@ -29,6 +29,12 @@
 #define FR_ARCH_MODE_HVCLOCK (-1)
 #define FR_ARCH_MODE_LAST 2
 #define FR_ARCH_MODE_NAMES [1] = "archtimer", [2] = "archtimer_nocompat"
+/*
+ * arm64's vDSO reads the counter in every clock mode but none (its __arch_get_hw_counter and
+ * lib/vdso's vdso_clocksource_ok test VDSO_CLOCKMODE_NONE only): one test, as the kernel's.
+ * Start-up still refuses a page whose mode is above FR_ARCH_MODE_LAST (kdata/kdata.c).
+ */
+#define FR_ARCH_MODE_ANY_COUNTER 1
 /* No vclock pages below the data page (x86's pvclock and Hyper-V pages have no arm64 kin). */
 #define FR_ARCH_HAS_VCLOCK 0
 /* The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here). */

@@ -26,6 +26,8 @@
 #define FR_ARCH_MODE_HVCLOCK 3
 #define FR_ARCH_MODE_LAST 3
 #define FR_ARCH_MODE_NAMES [1] = "tsc", [2] = "pvclock", [3] = "hvclock"
+/* Only FR_ARCH_MODE_COUNTER reads the counter: x86's vDSO dispatches on the mode. */
+#define FR_ARCH_MODE_ANY_COUNTER 0
 
 /*
  * The vDSO's delta rules: x86 has its own (no clocksource mask: every vDSO clocksource of x86

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe: single-steps one warm CLOCK_MONOTONIC_RAW call, of the vDSO's clock_gettime or of the one the program binds, in a child, and prints how many instructions it executed and of which kinds. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+#include "elfwalk.h"
+#include "fastraw.h"
+#include "probe.h"
+#include "stepper.h"
+
+/* Calls before the traced one: the first initialises the library, the rest warm the caches. */
+#define WARMUP 8
+/* Calls at most, in the child, until the library says it has decided (fastraw_info answers). */
+#define WARMUP_MAX 100000
+/* Calls traced to their return; the fewest steps among them are reported. */
+#define GOOD_TRACES 3
+/* Calls traced at most: a call given up at its second counter read (stepper.h) is not counted. */
+#define MAX_TRACES 1500
+
+/* What the traced call returned, sent by the child once it runs untraced again. */
+struct outcome {
+	int ret;
+	int decided; /* 1: fastraw_info answered before the traced call; -1: no fastraw_info */
+	struct timespec ts;
+};
+
+/* The call under test, set before the fork: the child calls it, the tracer waits for its entry. */
+static e2e_clock_fn target;
+/* The probe's own text, where traced_call makes the call and the callee returns to. */
+static struct step_range text;
+
+/*
+ * The call site, kept out of line so that the call is one call instruction to target and the
+ * return lands back here; the empty asm after it keeps the compiler from making it a tail call.
+ */
+static __attribute__((noinline)) int traced_call(struct timespec *ts)
+{
+	int r = target(CLOCK_MONOTONIC_RAW, ts);
+
+	__asm__ volatile("" : "+r"(r)::"memory");
+	return r;
+}
+
+/* Warm-up as a preloaded program sees it: until fastraw_info answers (a decision is published), then WARMUP calls. */
+static int warm_up(void)
+{
+	int (*info)(struct fastraw_info *) = (int (*)(struct fastraw_info *))dlsym(RTLD_DEFAULT, "fastraw_info");
+	struct timespec ts;
+	int decided = info ? 0 : -1;
+
+	for (int i = 0; i < WARMUP_MAX && decided == 0; i++) {
+		struct fastraw_info fi = { .size = sizeof(fi) };
+
+		target(CLOCK_MONOTONIC_RAW, &ts);
+		decided = info(&fi) == 0;
+	}
+	for (int i = 0; i < WARMUP; i++)
+		target(CLOCK_MONOTONIC_RAW, &ts);
+	return decided;
+}
+
+static __attribute__((noreturn)) void child(int fd)
+{
+	struct outcome o = { -1, 0, { -1, -1 } };
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+		_exit(3);
+	o.decided = warm_up();
+	raise(SIGSTOP);
+	o.ret = traced_call(&o.ts);
+	_exit(write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 4);
+}
+
+/* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed, 3 abandoned. */
+static int trace_one(struct step_trace *t, int *decided)
+{
+	struct outcome o;
+	struct timespec a, b;
+	const char *why;
+	int fd[2], st = 0;
+	pid_t pid;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0) {
+		printf("error=pipe or fork: %s\n", strerror(errno));
+		return 2;
+	}
+	if (pid == 0)
+		child(fd[1]);
+	close(fd[1]);
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP) {
+		/* Exit status 3: PTRACE_TRACEME was refused (seccomp, Yama, a sandbox). */
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+			printf("skip=ptrace is not allowed here (PTRACE_TRACEME refused)\n");
+		else
+			printf("error=the child did not stop for tracing (wait status 0x%x)\n", st);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(fd[0]);
+		return 2;
+	}
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	why = step_call(pid, (uintptr_t)target, &text, t);
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	if (why) {
+		if (why != step_abandoned)
+			printf("error=%s (errno %d, %ld steps)\n", why, errno, t->steps);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(fd[0]);
+		return why == step_abandoned ? 3 : 2;
+	}
+	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0 || read(fd[0], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
+		printf("error=the child did not finish (wait status 0x%x)\n", st);
+		close(fd[0]);
+		return 2;
+	}
+	close(fd[0]);
+	*decided = o.decided;
+	/* A sane RAW value: the call ran between the two kernel reads. */
+	if (o.ret != 0 || o.ts.tv_nsec < 0 || o.ts.tv_nsec >= 1000000000L || ts_ns(&o.ts) < ts_ns(&a) ||
+	    ts_ns(&o.ts) > ts_ns(&b)) {
+		printf("error=the traced call returned %d, %lld.%09ld, not between the kernel's %lld.%09ld and %lld.%09ld\n",
+		       o.ret, (long long)o.ts.tv_sec, o.ts.tv_nsec, (long long)a.tv_sec, a.tv_nsec, (long long)b.tv_sec,
+		       b.tv_nsec);
+		return 1;
+	}
+	return 0;
+}
+
+/* The vDSO's clock_gettime, from the image the kernel mapped (the auxiliary vector it gave, not getauxval). */
+static e2e_clock_fn vdso_clock_gettime(void)
+{
+	struct elfwalk w;
+	const char *why;
+	unsigned long base = e2e_kernel_ehdr();
+	void *p = NULL;
+
+	if (!base || elfwalk_open((const void *)base, &w, &why) != 0)
+		return NULL;
+	for (int gnu = 1; gnu >= 0 && !p; gnu--)
+		p = elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
+	return (e2e_clock_fn)p;
+}
+
+/* Tracer and child on one CPU: each step is a switch between two tasks, never a wake-up of another CPU. */
+static void stay_on_this_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Usage: e2e_probe_steps vdso|bound. "vdso" traces the vDSO's own clock_gettime, called through a
+ * pointer; "bound" the clock_gettime the program binds (libfastraw's under LD_PRELOAD), called
+ * the same way, so that both counts hold the same call and return. Calls that read the counter
+ * twice are given up (stepper.h); of GOOD_TRACES calls that read it once the fewest steps are
+ * reported.
+ */
+int main(int argc, char **argv)
+{
+	static struct step_trace best, cur;
+	int good = 0, traces = 0, ret = 0, decided = -2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc != 2 || (strcmp(argv[1], "vdso") != 0 && strcmp(argv[1], "bound") != 0)) {
+		fprintf(stderr, "usage: %s vdso|bound\n", argv[0]);
+		return 2;
+	}
+	target = strcmp(argv[1], "vdso") == 0 ? vdso_clock_gettime() : clock_gettime;
+	if (!target) {
+		printf("skip=no vDSO clock_gettime (%s@%s) in this process\n", FR_ARCH_VDSO_CLOCK_GETTIME,
+		       FR_ARCH_VDSO_VERSION);
+		return 0;
+	}
+	if (!step_find_map((uintptr_t)traced_call, NULL, &text)) {
+		printf("error=cannot find the probe's text in /proc/self/maps\n");
+		return 2;
+	}
+	stay_on_this_cpu();
+	while (good < GOOD_TRACES && traces < MAX_TRACES) {
+		memset(&cur, 0, sizeof(cur));
+		traces++;
+		ret = trace_one(&cur, &decided);
+		if (ret == 3)
+			continue;
+		if (ret)
+			return ret;
+		if (good++ == 0 || cur.steps < best.steps)
+			best = cur;
+	}
+	if (good == 0) {
+		/* Steps too slow for any round to fit between two timer ticks: nothing to count here. */
+		printf("skip=no traced call read the counter only once in %d tries: timer ticks land in every seqcount window at %lld ns a step\n",
+		       traces, (long long)(cur.ns / (cur.steps ? cur.steps : 1)));
+		return 2;
+	}
+	{
+		Dl_info di;
+
+		printf("served=%s\n", dladdr((void *)target, &di) && di.dli_fname ? di.dli_fname : "?");
+	}
+	step_print(&best);
+	printf("traces=%d\ngood=%d\nstep_ns=%lld\ndecided=%d\n", traces, good,
+	       (long long)(best.ns / (best.steps ? best.steps : 1)), decided);
+	return 0;
+}
