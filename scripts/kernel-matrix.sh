@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Boots Debian's kernels under QEMU (TCG) and runs the end-to-end suites and the oracle inside each configuration.
 #
-#   scripts/kernel-matrix.sh [--only NAME]... [--suites LIST] [-j JOBS] [--list] [--keep]
+#   scripts/kernel-matrix.sh [--arch ARCH] [--only NAME]... [--suites LIST] [-j JOBS] [--list] [--keep]
 #   scripts/kernel-matrix.sh --no-build --build-dir DIR ...     (how CTest runs it)
 #
-# Without --no-build it first builds the project like scripts/test.sh. It installs
-# qemu-system-x86 and cpio when missing, fetches the kernels with a private apt configuration
-# (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt; the machine's
-# apt sources are never read or changed, nothing is installed into /boot) and keeps their
-# vmlinuz in $FASTRAW_MATRIX_CACHE (default ~/.cache/fastraw-matrix). -j runs that many guests
+# The guests are of the build's architecture (its manifest names it: x86_64 or aarch64); --arch
+# must agree. Without --no-build it first builds the project like scripts/test.sh, for --arch
+# (default the host's; aarch64 with scripts/aarch64.sh, in build-aarch64). It
+# installs qemu-system-x86 or -arm and cpio when missing, fetches the kernels with a private apt
+# configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
+# arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
+# nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
+# aarch64/kernels; default ~/.cache/fastraw-matrix). -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -34,8 +37,9 @@ SKIP=77
 
 # The suites of a configuration whose fast path is expected to serve RAW, and of one that must
 # pass every RAW call through (the bracket, causality and clock tests still apply there). The
-# oracle runs first everywhere: the guest's own vDSO code against the library's arithmetic.
-# e2e_calib is not run in the guests: under TCG the guest's TSC is the host's, clamped to stay
+# oracle runs first (but for arm64's calibrated configuration): the guest's own vDSO code against
+# the library's arithmetic.
+# e2e_calib is not run in the x86 guests: under TCG the guest's TSC is the host's, clamped to stay
 # monotonic across vCPU threads, so it runs ~2000 ppm fast while both vCPUs read it; the guest
 # kernel marks it unsynchronized and calibrated mode is (rightly) not eligible there.
 ACTIVE_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_env,e2e_lifecycle,e2e_lookup,e2e_api
@@ -49,7 +53,7 @@ TSC_OPTS="clocksource=tsc tsc=reliable"
 # The expectation (active or passthrough) is what FR_E2E_EXPECT tells the suites to assert.
 # -cpu max has RDTSCP, so the guest's vDSO is rdtscp-patched and the library reads rdtscp;
 # max,-rdtscp gets the lfence;rdtsc vDSO and the library's lfence default.
-CONFIGS=(
+CONFIGS_x86_64=(
 	"tsc-6.1|6.1|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"tsc-6.12|6.12|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"hpet-6.1|6.1|clocksource=hpet|hpet|passthrough|$PASS_SUITES|0|max|2"
@@ -59,6 +63,32 @@ CONFIGS=(
 	"nordtscp-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max,-rdtscp|2"
 )
 
+# arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through
+# configuration. QEMU's default 62.5 MHz counter gives mult = 2^27, shift = 23, which any
+# arithmetic gets right; at 24 MHz (mult 699050667, shift 24) the rounding is tested.
+# pauth-impdef=on: QEMU's own pointer-authentication algorithm, not the architected QARMA that
+# makes every guest ~2.5 times slower.
+A64_CPU=max,pauth-impdef=on,cntfrq=24000000
+A64_CS=arch_sys_counter
+# Calibrated mode, forced (FASTRAW_SOURCE=calibrated), can be tested here, unlike on x86: the
+# arm64 guest's counter is QEMU's one virtual clock for every vCPU, so it keeps causality across
+# them and its rate is the kernel's (measured in these guests: no reading of one vCPU's ahead of
+# the other's next in 3-5 million, and e2e_probe_calib's error 0-340 ns after warm-up against
+# its 2 us bound, in the ordered and the unordered mode).
+CALIB_SUITES=e2e_calib
+# e2e_path's trace probe decodes x86-64 only: its arm64 counterpart is e2e_steps, which counts a
+# call's instructions by single-stepping it and checks that the library's reads are its own.
+A64_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
+A64_TIMENS_SUITES=${TIMENS_SUITES/e2e_path/e2e_steps}
+CONFIGS_aarch64=(
+	"archtimer-6.1|6.1||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-6.12|6.12||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"timens-6.12|6.12||$A64_CS|active|$A64_TIMENS_SUITES|$TIMENS_OFFSET|$A64_CPU|2"
+	"archtimer-7.2|7.2||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-7.3|7.3||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"calib-7.2|7.2||$A64_CS|active|$CALIB_SUITES|0|$A64_CPU|2"
+)
+
 say() { echo "matrix: $*"; }
 skip() {
 	say "SKIPPED: $*"
@@ -66,7 +96,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
@@ -75,21 +105,43 @@ usage() {
 	done
 }
 
-build=1 build_dir='' keep=0 only=() suites_only=
+build=1 build_dir='' keep=0 only=() suites_only='' arch='' list=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) build=0 ;;
 	--build-dir) build_dir=$2; shift ;;
+	--arch) arch=$2; shift ;;
 	--only) only+=("$2"); shift ;;
 	--suites) suites_only=$2; shift ;;
 	-j) JOBS=$2; shift ;;
 	-j[0-9]*) JOBS=${1#-j} ;;
 	--keep) keep=1 ;;
-	--list | -h | --help) usage; exit 0 ;;
-	*) echo "kernel-matrix.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+	--list | -h | --help) list=1 ;;
+	*) echo "kernel-matrix.sh: unknown argument: $1" >&2; list=2 ;;
 	esac
 	shift
 done
+
+# The architecture a build's manifest names (a manifest without the line is x86-64's), or nothing.
+manifest_arch() {
+	local m=$1/matrix/manifest
+	[ -f "$m" ] || return 0
+	sed -n 's/^arch //p' "$m" | grep . || echo x86_64
+}
+
+# The guests' architecture: --arch, else the build's, else the host's.
+arch_given=$arch
+[ -n "$arch" ] || [ -z "$build_dir" ] || arch=$(manifest_arch "$build_dir")
+[ -n "$arch" ] || arch=$(uname -m)
+case "$arch" in
+x86_64 | amd64) arch=x86_64 KARCH=amd64 QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
+	QEMU_MACHINE=q35 CONSOLE=ttyS0 CPU_HEAD=cpu W_CLOCK=7 W_COUNTER=7 CONFIGS=("${CONFIGS_x86_64[@]}") ;;
+aarch64 | arm64) arch=aarch64 KARCH=arm64 QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
+	QEMU_MACHINE=virt CONSOLE=ttyAMA0 CPU_HEAD=timer W_CLOCK=9 W_COUNTER=10
+	CONFIGS=("${CONFIGS_aarch64[@]}") ;;
+*) echo "kernel-matrix.sh: no configurations for $arch (x86_64, aarch64)" >&2; exit 2 ;;
+esac
+[ "$list" = 0 ] || { if [ "$list" = 1 ]; then usage; exit 0; fi; usage >&2; exit 2; }
 case "$JOBS" in '' | *[!0-9]* | 0) echo "kernel-matrix.sh: -j wants a positive number" >&2; exit 2 ;; esac
 
 selected=()
@@ -100,7 +152,11 @@ for c in "${CONFIGS[@]}"; do
 done
 [ ${#selected[@]} -gt 0 ] || { echo "kernel-matrix.sh: no configuration named ${only[*]} (--list)" >&2; exit 2; }
 
-if [ "$build" = 1 ]; then
+if [ "$build" = 1 ] && [ "$arch" != "$(uname -m)" ]; then
+	# The cross build, with its arm64 Check sysroot (exit 77 when the tools cannot be had).
+	build_dir=${build_dir:-$FR_MATRIX_ROOT/build-$arch}
+	bash "$FR_MATRIX_ROOT/scripts/$arch.sh" "$build_dir"
+elif [ "$build" = 1 ]; then
 	# shellcheck source=scripts/common.sh
 	. "$FR_MATRIX_ROOT/scripts/common.sh"
 	[ -n "$build_dir" ] && export FASTRAW_BUILD_DIR=$build_dir
@@ -111,14 +167,18 @@ fi
 build_dir=$(cd "$build_dir" && pwd)
 manifest=$build_dir/matrix/manifest
 [ -f "$manifest" ] || { echo "kernel-matrix.sh: no $manifest (configure with tests on)" >&2; exit 1; }
+if [ "$(manifest_arch "$build_dir")" != "$arch" ]; then
+	echo "kernel-matrix.sh: $build_dir is a $(manifest_arch "$build_dir") build, not $arch${arch_given:+ (--arch $arch_given)}" >&2
+	exit 2
+fi
 
 # shellcheck source=scripts/matrix-kernels.sh
 . "$FR_MATRIX_ROOT/scripts/matrix-kernels.sh"
 
 need_tools() {
-	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		say "installing qemu-system-x86"
-		apt_install qemu-system-x86 || skip "qemu-system-x86 is missing and cannot be installed here (needs root and apt-get)"
+	if ! command -v "$QEMU" >/dev/null 2>&1; then
+		say "installing $QEMU_PKG"
+		apt_install "$QEMU_PKG" || skip "$QEMU_PKG is missing and cannot be installed here (needs root and apt-get)"
 	fi
 	if ! command -v cpio >/dev/null 2>&1; then
 		apt_install cpio || skip "cpio is missing and cannot be installed here"
@@ -149,6 +209,10 @@ stage_with_deps() {
 	local root=$1 file=$2 dep
 	[ -e "$root$file" ] && return 0
 	copy_one "$root" "$file"
+	if [ "$arch" != "$(uname -m)" ]; then
+		stage_cross_deps "$root" "$file"
+		return
+	fi
 	# ldd prints "name => /path (addr)" and "/path/ld-linux... (addr)"; a static program has none.
 	while read -r dep; do
 		[ -n "$dep" ] || continue
@@ -156,14 +220,67 @@ stage_with_deps() {
 	done < <(ldd "$file" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) (.*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p')
 }
 
+# A cross-built file's interpreter and DT_NEEDED libraries, found as the guest's ld.so will
+# find them (ldd cannot run it): first in its RUNPATH or RPATH (the build's own libraries, staged
+# at their host paths), then in the manifest's libdir lines, the cross libc's and the test
+# sysroot's directories, whose libraries go to /lib/<triple>/, one of the guest ld.so's own
+# directories. Each library found is staged with its own dependencies.
+stage_cross_deps() {
+	local root=$1 file=$2 interp name dir found rpath origin
+	interp=$("$READELF" -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
+		found=$(find_cross_lib "${interp##*/}") ||
+			{ say "warning: no ${interp##*/} (the interpreter of $file) in ${LIBDIRS[*]}" >&2; return 0; }
+		mkdir -p "$root${interp%/*}"
+		cp -L "$found" "$root$interp"
+	fi
+	origin=${file%/*}
+	rpath=$("$READELF" -dW "$file" 2>/dev/null | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p' | head -n 1)
+	rpath=${rpath//\$ORIGIN/$origin}
+	rpath=${rpath//\$\{ORIGIN\}/$origin}
+	while read -r name; do
+		[ -n "$name" ] || continue
+		found=
+		for dir in ${rpath//:/ }; do
+			[ -e "$dir/$name" ] && { found=$dir/$name; break; }
+		done
+		if [ -n "$found" ]; then
+			stage_with_deps "$root" "$found"
+		elif [ -e "$root/lib/$TRIPLE/$name" ] || [ -e "$root/lib/$name" ]; then
+			continue # staged, or the interpreter (libc needs it by name)
+		elif found=$(find_cross_lib "$name"); then
+			mkdir -p "$root/lib/$TRIPLE"
+			cp -L "$found" "$root/lib/$TRIPLE/$name"
+			stage_cross_deps "$root" "$found"
+		else
+			say "warning: no $name (needed by $file) in ${LIBDIRS[*]}" >&2
+		fi
+	done < <("$READELF" -dW "$file" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+}
+
+# The first of the cross library directories that holds $1.
+find_cross_lib() {
+	local dir
+	for dir in "${LIBDIRS[@]}"; do
+		[ -e "$dir/$1" ] && { echo "$dir/$1"; return 0; }
+	done
+	return 1
+}
+
 make_initramfs() {
 	local out=$1 root=$work/root init path
+	TRIPLE=$arch-linux-gnu
+	READELF=$(command -v "$TRIPLE-readelf" || echo readelf)
+	mapfile -t LIBDIRS < <(sed -n 's/^libdir //p' "$manifest")
+	LIBDIRS+=("/usr/$TRIPLE/lib")
 	rm -rf "$root"
 	mkdir -p "$root"/{dev,proc,sys,tmp,matrix}
 	cp "$manifest" "$root/matrix/manifest"
 	init=$(sed -n 's/^init //p' "$manifest")
 	cp "$init" "$root/init"
 	while read -r path; do
+		# Not built (a suite that does not build for this architecture yet): its guest says so.
+		[ -e "$path" ] || { say "warning: $path is missing, not staged" >&2; continue; }
 		stage_with_deps "$root" "$path"
 	done < <(sed -n 's/^suite [^ ]* //p; s/^env [A-Z_]*=\(\/.*\)/\1/p' "$manifest" | sort -u)
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
@@ -177,10 +294,10 @@ boot_guest() {
 	local log=$work/$name.log qpid t0 now last=0 lines=0 n factor limit why=
 	: >"$log"
 	t0=$(date +%s)
-	qemu-system-x86_64 -machine q35 -accel tcg -cpu "$cpu" -smp "$smp" -m 1024 \
+	"$QEMU" -machine "$QEMU_MACHINE" -accel tcg -cpu "$cpu" -smp "$smp" -m 1024 \
 		-nodefaults -display none -no-reboot -serial "file:$log" \
 		-kernel "$kernel" -initrd "$work/initramfs.gz" \
-		-append "console=ttyS0 loglevel=3 panic=-1 $opts FR_MATRIX_SUITES=$suites FR_MATRIX_CLOCKSOURCE=$cs FR_MATRIX_TIMENS=$tns FR_E2E_EXPECT=$expect" \
+		-append "console=$CONSOLE loglevel=3 panic=-1 $opts FR_MATRIX_SUITES=$suites FR_MATRIX_CLOCKSOURCE=$cs FR_MATRIX_TIMENS=$tns FR_E2E_EXPECT=$expect" \
 		>"$work/$name.qemu" 2>&1 &
 	qpid=$!
 	echo "$qpid" >"$work/$name.qpid"
@@ -215,17 +332,25 @@ boot_guest() {
 # every suite passed.
 report_config() {
 	local name=$1 suites=$2 cpu=$3 smp=$4 log=$work/$1.log.txt
-	local want done_line pass fail machine lib oracle secs why speed status=FAIL
+	local want done_line pass fail machine lib oracle secs why speed status=FAIL shown=$3
 	tr -d '\r' <"$work/$name.log" >"$log" 2>/dev/null || : >"$log"
 	read -r secs why <"$work/$name.time"
 	want=$(tr ',' '\n' <<<"$suites" | wc -l)
 	done_line=$(grep -o 'FRMATRIX: done pass=[0-9]* fail=[0-9]*' "$log" | tail -n 1 || true)
-	machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) rdtscp=\([01]\).*/\1 clocksource=\2 rdtscp=\3/p' "$log" | head -n 1)
+	if [ "$arch" = x86_64 ]; then
+		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) rdtscp=\([01]\).*/\1 clocksource=\2 rdtscp=\3/p' "$log" | head -n 1)
+	else
+		# The table's column for the CPU shows the generic timer as the guest saw it instead.
+		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) ecv=\([01]\) cntfrq=\([0-9]*\).*/\1 clocksource=\2 ecv=\3 cntfrq=\4/p' "$log" | head -n 1)
+		shown=$(sed -n 's/.* ecv=\([01]\) cntfrq=\([0-9]*\)/\2 \1/p' <<<"$machine" |
+			awk '{ printf "%gMHz ecv=%s", $1 / 1e6, $2 }')
+	fi
 	# The library's view: clock mode, counter and active, or why it passes through.
 	lib=$(sed -n 's/^fastraw\[[0-9]*\] [^:]*: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
 	speed=$(sed -n 's/^FRMATRIX: speed .* factor=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 	oracle=$(grep -o 'oracle: counter=.*' "$log" | head -n 1 || true)
 	[ -n "$oracle" ] || oracle="oracle: no summary line ($(grep -c '^SKIP: oracle' "$log" || true) SKIP lines)"
+	tr ',' '\n' <<<"$suites" | grep -qx oracle || oracle="oracle: not run here"
 	pass=$(sed -n 's/.*pass=\([0-9]*\).*/\1/p' <<<"$done_line")
 	fail=$(sed -n 's/.*fail=\([0-9]*\).*/\1/p' <<<"$done_line")
 	[ -n "$done_line" ] && [ "$fail" = 0 ] && [ "$pass" = "$want" ] && status=PASS
@@ -234,7 +359,7 @@ report_config() {
 		"$([ -n "$done_line" ] || echo "  (no result: ${why:-crashed})")"
 	printf 'matrix: %-16s   library: %s\n' "" "${lib:-no FASTRAW_DEBUG line}"
 	printf 'matrix: %-16s   %s\n' "" "$oracle"
-	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$status" "${machine%% *}" "$cpu" \
+	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$status" "${machine%% *}" "${shown:-?}" \
 		"$(sed -n 's/.*clock=\([^ ]*\).*/\1/p' <<<"$lib")" "$(sed -n 's/.*counter=\([^ ]*\).*/\1/p' <<<"$lib")" \
 		"${pass:-0}/$want" "$secs" "$oracle" >"$work/$name.row"
 	[ "$status" = PASS ] && return 0
@@ -311,9 +436,10 @@ for c in "${selected[@]}"; do
 	cat "$work/$name.row" 2>/dev/null >>"$work/table" || echo "$name|FAIL|?|?|?|?|?|?|no report" >>"$work/table"
 done
 echo
-printf 'matrix: %-16s %-4s %-28s %-11s %-7s %-7s %-6s %5s  %s\n' config result kernel cpu clock counter suites secs oracle
+printf "matrix: %-16s %-4s %-28s %-11s %-${W_CLOCK}s %-${W_COUNTER}s %-6s %5s  %s\n" config result kernel "$CPU_HEAD" \
+	clock counter suites secs oracle
 while IFS='|' read -r name status kernel cpu clock counter suites secs oracle; do
-	printf 'matrix: %-16s %-4s %-28s %-11s %-7s %-7s %-6s %4ss  %s\n' "$name" "$status" "$kernel" "$cpu" \
+	printf "matrix: %-16s %-4s %-28s %-11s %-${W_CLOCK}s %-${W_COUNTER}s %-6s %4ss  %s\n" "$name" "$status" "$kernel" "$cpu" \
 		"${clock:-?}" "${counter:-?}" "$suites" "$secs" "${oracle#oracle: }"
 done <"$work/table"
 say "$passed/$ran configurations passed in $(($(date +%s) - t_all)) s, $JOBS at a time (logs: $work)"

@@ -2,10 +2,17 @@
 # The kernel matrix's kernels: Debian's cloud kernels fetched through a private apt configuration, their vmlinuz cached.
 # shellcheck shell=bash
 #
-# Sourced by kernel-matrix.sh, which sets CACHE, MIRROR, SECURITY_MIRROR, KEYRING and say().
+# Sourced by kernel-matrix.sh, which sets CACHE, MIRROR, SECURITY_MIRROR, KEYRING, KARCH (Debian's
+# name of the guests' architecture: amd64 or arm64) and say().
 # The machine's own apt sources are never read or changed: a sources list of our own (bookworm
 # and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x), package lists and a
-# package cache live under $CACHE/apt, and apt-get is pointed at them with -o options.
+# package cache live under $KCACHE/apt, and apt-get is pointed at them with -o options. KCACHE is
+# $CACHE for amd64 kernels and $CACHE/aarch64/kernels for arm64's (beside scripts/aarch64.sh's
+# sysroot), whose apt configuration names arm64 (and reads no dpkg status: the machine's is not
+# of that architecture).
+# shellcheck disable=SC2153 # CACHE is the sourcing script's
+KCACHE=$CACHE
+[ "$KARCH" = amd64 ] || KCACHE=$CACHE/aarch64/kernels
 
 apt_updated=0
 apt_install() {
@@ -21,21 +28,24 @@ apt_install() {
 # The private apt configuration, as apt-get/apt-cache options in APT_PRIVATE; 1 when there can be none.
 APT_PRIVATE=()
 apt_private() {
-	local d=$CACHE/apt
+	local d=$KCACHE/apt opt=
 	[ ${#APT_PRIVATE[@]} -gt 0 ] && return 0
 	command -v apt-get >/dev/null 2>&1 && command -v apt-cache >/dev/null 2>&1 || return 1
 	# Debian's archive key verifies every suite used (bookworm's keyring includes the current keys).
 	[ -r "$KEYRING" ] || apt_install debian-archive-keyring || return 1
 	[ -r "$KEYRING" ] || return 1
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" || return 1
+	[ "$KARCH" = amd64 ] || opt="arch=$KARCH "
 	cat >"$d/sources.list" <<-EOF
-		deb [signed-by=$KEYRING] $MIRROR bookworm main
-		deb [signed-by=$KEYRING] $SECURITY_MIRROR bookworm-security main
-		deb [signed-by=$KEYRING] $MIRROR sid main
-		deb [signed-by=$KEYRING] $MIRROR experimental main
+		deb [${opt}signed-by=$KEYRING] $MIRROR bookworm main
+		deb [${opt}signed-by=$KEYRING] $SECURITY_MIRROR bookworm-security main
+		deb [${opt}signed-by=$KEYRING] $MIRROR sid main
+		deb [${opt}signed-by=$KEYRING] $MIRROR experimental main
 	EOF
 	APT_PRIVATE=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=-
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache")
+	[ "$KARCH" = amd64 ] || APT_PRIVATE+=(-o Dir::State::status=/dev/null
+		-o "APT::Architecture=$KARCH" -o "APT::Architectures=$KARCH")
 	# As root apt downloads as the _apt user, who may not write under $HOME: stay root.
 	[ "$(id -u)" = 0 ] && APT_PRIVATE+=(-o APT::Sandbox::User=root)
 	return 0
@@ -44,9 +54,9 @@ apt_private() {
 # Refreshes the private package lists, once per run of the script (kernel_for runs in command
 # substitutions, so the mark is a file naming the run: $$ is the script's process in all of them).
 apt_private_update() {
-	local mark=$CACHE/apt/updated-by
+	local mark=$KCACHE/apt/updated-by
 	[ "$(cat "$mark" 2>/dev/null)" = "$$" ] && return 0
-	say "updating the private package lists ($CACHE/apt)" >&2
+	say "updating the private package lists ($KCACHE/apt)" >&2
 	apt-get "${APT_PRIVATE[@]}" update >/dev/null 2>&1 || return 1
 	echo "$$" >"$mark"
 }
@@ -57,7 +67,7 @@ newest_package() {
 	apt-cache "${APT_PRIVATE[@]}" pkgnames "$prefix" 2>/dev/null | grep -E "$regex" | sort -V | tail -n 1 || true
 }
 
-# The vmlinuz in a downloaded kernel package, moved to $CACHE/vmlinuz-<release>; prints its path.
+# The vmlinuz in a downloaded kernel package, moved to $KCACHE/vmlinuz-<release>; prints its path.
 # Up to 6.x the image package holds ./boot/vmlinuz-<release>; from 7.x Debian ships the image
 # as linux-binary-unsigned-<release>, with ./usr/lib/modules/<release>/vmlinuz.unsigned.
 unpack_vmlinuz() {
@@ -70,25 +80,27 @@ unpack_vmlinuz() {
 	*) echo "kernel-matrix.sh: no vmlinuz in $deb" >&2; return 1 ;;
 	esac
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$path" || return 1
-	mv "$tmp/$path" "$CACHE/vmlinuz-$release"
-	echo "$CACHE/vmlinuz-$release"
+	mv "$tmp/$path" "$KCACHE/vmlinuz-$release"
+	echo "$KCACHE/vmlinuz-$release"
 }
 
 # The cached vmlinuz of a kernel series, fetched when there is none yet: the newest 6.1.0-N and
-# 6.12.N of bookworm(-security), the newest 7.2.N in sid and 7.3* in experimental.
+# 6.12.N of bookworm(-security), the newest 7.2.N in sid and 7.3* in experimental, all of
+# Debian's cloud flavour for $KARCH.
 kernel_for() {
-	local series=$1 glob prefix regex pkg tmp found
+	local series=$1 a=$KARCH glob prefix regex pkg tmp found
 	case "$series" in
-	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex='^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$' ;;
-	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex='^linux-image-6\.12\.[0-9]+\+deb[0-9]+-cloud-amd64-unsigned$' ;;
-	7.2) glob='vmlinuz-7.2.*' prefix=linux-binary-unsigned-7.2 regex='^linux-binary-unsigned-7\.2\.[0-9]+\+deb[0-9]+-cloud-amd64$' ;;
-	7.3) glob='vmlinuz-7.3[-.]*' prefix=linux-binary-unsigned-7.3 regex='^linux-binary-unsigned-7\.3(\.[0-9]+)?(\+deb[0-9]+)?-cloud-amd64$' ;;
+	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex="^linux-image-6\\.1\\.0-[0-9]+-cloud-$a-unsigned\$" ;;
+	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex="^linux-image-6\\.12\\.[0-9]+\\+deb[0-9]+-cloud-$a-unsigned\$" ;;
+	7.2) glob='vmlinuz-7.2.*' prefix=linux-binary-unsigned-7.2 regex="^linux-binary-unsigned-7\\.2\\.[0-9]+\\+deb[0-9]+-cloud-$a\$" ;;
+	7.3) glob='vmlinuz-7.3[-.]*' prefix=linux-binary-unsigned-7.3 regex="^linux-binary-unsigned-7\\.3(\\.[0-9]+)?(\\+deb[0-9]+)?-cloud-$a\$" ;;
 	*) echo "kernel-matrix.sh: no package rule for Linux $series" >&2; return 1 ;;
 	esac
+	mkdir -p "$KCACHE" || return 1
 	# shellcheck disable=SC2086 # the glob is meant to expand
-	found=$(cd "$CACHE" && ls -1 $glob 2>/dev/null | sort -V | tail -n 1)
+	found=$(cd "$KCACHE" && ls -1 $glob 2>/dev/null | sort -V | tail -n 1)
 	if [ -n "$found" ]; then
-		echo "$CACHE/$found"
+		echo "$KCACHE/$found"
 		return 0
 	fi
 	apt_private || return 1
@@ -96,7 +108,7 @@ kernel_for() {
 	apt_private_update || return 1
 	pkg=$(newest_package "$prefix" "$regex")
 	[ -n "$pkg" ] || return 1
-	tmp=$(mktemp -d "$CACHE/fetch.XXXXXX")
+	tmp=$(mktemp -d "$KCACHE/fetch.XXXXXX")
 	say "fetching $pkg" >&2
 	if ! (cd "$tmp" && apt-get "${APT_PRIVATE[@]}" download "$pkg" >/dev/null 2>&1) ||
 		! found=$(unpack_vmlinuz "$tmp"/*.deb "$tmp"); then

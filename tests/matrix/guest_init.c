@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* PID 1 of a kernel-matrix guest: runs the end-to-end suites it is told to, reports on the console, powers off. */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_machine.h"
 #include "guest_speed.h"
 #include "timens.h"
 
@@ -91,7 +91,7 @@ static void open_console(void)
 	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
 
 	if (fd < 0)
-		fd = open("/dev/ttyS0", O_RDWR | O_NOCTTY);
+		fd = open(FR_GUEST_SERIAL, O_RDWR | O_NOCTTY);
 	if (fd < 0)
 		return;
 	for (int i = 0; i < 3; i++)
@@ -294,16 +294,13 @@ static void report_library(void)
 
 static void report_machine(void)
 {
-	char cs[64];
-	unsigned a, b, c, d;
+	char cs[64], cpu[96];
 	struct utsname u;
-	int rdtscp;
 
 	uname(&u);
 	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs, sizeof(cs));
-	rdtscp = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
-	say("kernel=%s clocksource=%s rdtscp=%d cpus=%ld", u.release, cs, rdtscp,
-	    sysconf(_SC_NPROCESSORS_ONLN));
+	fr_guest_cpu_facts(cpu, sizeof(cpu));
+	say("kernel=%s clocksource=%s %s cpus=%ld", u.release, cs, cpu, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 /* The children's view of the time namespace, checked from a child (we stay outside it). */
