@@ -2,10 +2,13 @@
 /* Chooses the data-page layout: the release's era when its page agrees, else one the page checks and the self-test prove. */
 #include "startup/locate.h"
 
+#include <sys/auxv.h>
+
 #include "startup/decide.h"
 #include "report/log.h"
 #include "proc/maps.h"
 #include "proc/readable.h"
+#include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
 #include "kdata/eras.h"
 
@@ -276,7 +279,16 @@ const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn rea
 	const char *base;
 	enum fr_release_kind kind;
 	int ok;
+	/*
+	 * Every layout is one of 4 KiB pages. arm64 kernels also run with 16 or 64 KiB pages
+	 * (RHEL's, for one), where the data sits elsewhere: nothing is touched there.
+	 */
+	unsigned long page = fr_auxval(AT_PAGESZ);
 
+	if (page && page != FR_PAGE_SIZE) {
+		__builtin_memset(kd, 0, sizeof(*kd));
+		return "the kernel's page size is not 4 KiB, the only one the data-page layouts know";
+	}
 	__builtin_memset(&w, 0, sizeof(w));
 	w.vdso = (uintptr_t)fr_vdso_base();
 	if (release)
