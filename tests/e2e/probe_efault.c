@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "callregs.h"
+#include "ksys.h"
 
 /* What the seccomp filter answers for clock_gettime: an errno no real clock_gettime gives. */
 #define MARKER_ERRNO EHWPOISON
@@ -24,24 +25,7 @@
 /* The system call instruction with the id in a full register, as syscall() passes it on. */
 static long k_call(long clk, long p)
 {
-	long ret;
-
-#if defined(__x86_64__)
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)SYS_clock_gettime), "D"(clk), "S"(p)
-			 : "rcx", "r11", "memory");
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = SYS_clock_gettime;
-	register long x0 __asm__("x0") = clk;
-	register long x1 __asm__("x1") = p;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
-	ret = x0;
-#else
-#error "probe_efault.c: no system call instruction for this architecture"
-#endif
-	return ret;
+	return k_syscall2(SYS_clock_gettime, clk, p);
 }
 
 /* The seccomp_data.arch value of this process's system calls. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "callregs.h"
+#include "ksys.h"
 #include "spy_lib.h"
 
 /* Argument values no libc or kernel path would produce by itself. */
@@ -26,24 +27,6 @@
 #define TAG (0x5aUL << 56)
 
 static e2e_spy_take_fn spy_take;
-
-/* The system call instruction itself: what the kernel answers, for comparison. */
-static long k_syscall3(long nr, long a1, long a2)
-{
-	long ret;
-
-#if defined(__x86_64__)
-	__asm__ volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a1), "S"(a2) : "rcx", "r11", "memory");
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a1;
-	register long x1 __asm__("x1") = a2;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
-	ret = x0;
-#endif
-	return ret;
-}
 
 struct spy_case {
 	const char *name;
@@ -144,9 +127,9 @@ static void run_case(const struct spy_case *k, struct outcome *shared)
 {
 	struct timespec here;
 	/* A slot is a stack address: the kernel's answer for one, tagged as the slot is, is this one's. */
-	long want = k->slot ? k_syscall3(k->nr, k->a1, (long)((unsigned long)&here | k->tag))
+	long want = k->slot ? k_syscall2(k->nr, k->a1, (long)((unsigned long)&here | k->tag))
 		    : k->nr == SYS_getppid ? getpid()
-					   : k_syscall3(k->nr, k->a1, k->a2);
+					   : k_syscall2(k->nr, k->a1, k->a2);
 	int st, ok = 1;
 	pid_t pid;
 
