@@ -15,8 +15,18 @@
  * no longer share the .data page: a page fault more in every process, whether the buffer is
  * ever used or not.
  */
+#if defined(__x86_64__)
 #define FR_PAGE_BUFFER(name, size) \
 	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(".lbss." #name)))
+#else
+/*
+ * .lbss is x86-64's (its large data model): elsewhere the compiler would make the section
+ * PROGBITS, zeros in the file and file-backed pages, on which MADV_WIPEONFORK fails. Plain
+ * .bss there, anonymous memory like any other.
+ */
+#define FR_PAGE_BUFFER(name, size) \
+	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(".bss.fr_page." #name)))
+#endif
 
 /* The first page boundary at or after p. */
 static inline void *fr_page_up(void *p)

@@ -56,11 +56,17 @@ struct fr_kdata fr_kd;
  * argument (its own read is inlined) and passes the call through when it cannot answer. Its
  * twin now_* gives the same reading as one integer of nanoseconds (fastraw_now_ns).
  */
+/* Which counter read is the unordered one, for FR_INSTANCE's ctr argument. */
+#define FR_UNORDERED_unordered 1
+#define FR_UNORDERED_fenced 0
+#define FR_UNORDERED_ordered 0
+
 #define FR_INSTANCE(rules_, fs_, ctr)                                                                 \
 	static __attribute__((noinline, cold)) int general_##rules_##_##ctr(                        \
 		const struct fr_kdata *kd, fr_counter_fn counter, void *ts)                           \
 	{                                                                                             \
-		const struct fr_read r = { .kd = kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr }; \
+		const struct fr_read r = { .kd = kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr,   \
+					   .unordered = FR_UNORDERED_##ctr };                         \
                                                                                                       \
 		if (fr_raw_read_general(&r, rules_, ts) == FR_OK)                                             \
 			return 0;                                                                     \
@@ -73,7 +79,8 @@ struct fr_kdata fr_kd;
 					   .fs = fs_,                                                 \
 					   .counter = ctr_##ctr,                                      \
 					   .general = general_##rules_##_##ctr,                       \
-					   .emit = fr_emit_ts };                                      \
+					   .emit = fr_emit_ts,                                        \
+					   .unordered = FR_UNORDERED_##ctr };                         \
                                                                                                       \
 		return fr_raw_read_fast(&r, ts);                                                      \
 	}                                                                                             \
@@ -93,7 +100,8 @@ struct fr_kdata fr_kd;
 					   .fs = fs_,                                                 \
 					   .counter = ctr_##ctr,                                      \
 					   .general = general_ns_##rules_##_##ctr,                    \
-					   .emit = fr_emit_ns };                                      \
+					   .emit = fr_emit_ns,                                        \
+					   .unordered = FR_UNORDERED_##ctr };                         \
 		int64_t ns;                                                                           \
                                                                                                       \
 		fr_raw_read_fast(&r, &ns);                                                            \

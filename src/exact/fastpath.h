@@ -35,7 +35,20 @@ struct fr_read {
 	fr_counter_fn counter; /* NULL: convert a given counter value instead of reading one */
 	fr_general_fn general; /* what a fast reading falls back to (unused by the general one) */
 	fr_emit_fn emit;       /* where a fast reading puts its answer (unused by the general one) */
+	int unordered;         /* counter is the unordered read (FR_CTR_UNORDERED): see fr_masked_behind */
 };
+
+/*
+ * Under the masked rule, whether a counter value lies behind cycle_last (its masked delta in the
+ * upper half of the mask). An ordered read never is: it waits for the loads of seq and
+ * cycle_last, as the kernel's. An unordered one may be taken before them, and the delta would
+ * then wrap through the mask into a reading years ahead: it is given cycle_last's reading
+ * instead, the base, as x86's rules clamp such a counter.
+ */
+static inline __attribute__((always_inline)) int fr_masked_behind(uint64_t delta, uint64_t mask)
+{
+	return delta > (mask >> 1);
+}
 
 /*
  * The pvclock page's version protocol: its version with the low bit cleared opens the window.
@@ -225,6 +238,8 @@ static inline __attribute__((always_inline)) int fr_raw_read_general(const struc
 
 	if (fr_raw_snapshot(r, 0, &cycles, &v, &off_sec, &off_nsec) != FR_OK)
 		return FR_PASS;
+	if (rules == FR_RULES_MASKED && r->unordered && fr_masked_behind((cycles - v.cycle_last) & v.mask, v.mask))
+		cycles = v.cycle_last;
 	/* Outside the window's reads: a torn snapshot could make a huge value and a slow carry. */
 	fr_ts_set(ts, v.base_sec + off_sec, fr_raw_ns(rules, cycles, &v) + off_nsec);
 	return FR_OK;
@@ -366,6 +381,8 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 			return r->general(kd, r->counter, dst);
 #if FR_ARCH_DELTA_MASKED
 		d = (c - f.cycle_last) & f.mask;
+		if (r->unordered && FR_UNLIKELY(fr_masked_behind(d, f.mask)))
+			d = 0;
 		r->emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> (f.shift & 63)) + w->off_nsec);
 		return FR_OK;
 #else

@@ -26,6 +26,8 @@ static void put_release(struct fr_line *t, const char *release)
 	fr_line_add_uint(t, minor);
 }
 
+static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso);
+
 /*
  * Fills kd for layout lay at w and checks the page (strictly for a layout the release does not
  * name). *shape is 0 when the failure has nothing to do with the layout (no vDSO at all).
@@ -47,6 +49,10 @@ static const char *try_layout(const struct fr_layout *lay, const struct fr_where
 	} else {
 		if (!w->vdso)
 			return "no vDSO in this process";
+		/* No maps to say where the pages are: ask the kernel before touching the guess. */
+		*shape = 1;
+		if (!own_pages_readable(lay, w->vdso))
+			return "the pages this era puts below the vDSO are not readable";
 		vvar = w->vdso - below;
 		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
 	}

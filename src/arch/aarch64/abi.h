@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/auxv.h>
 
+#include "arch/aarch64/cpu.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
@@ -60,13 +62,13 @@ struct fr_arch_ifunc_arg {
 #define FR_ARCH_IFUNC_ARG_HWCAP (1ULL << 62)
 
 /*
- * What an IFUNC symbol binds to, the resolver called as glibc's loader calls it. Called only
- * once this object is relocated (getauxval goes through the GOT); getauxval gives the hwcaps
- * the loader itself used.
+ * What an IFUNC symbol binds to, the resolver called as glibc's loader calls it. The chain walk
+ * may resolve one before this object is relocated, so the hwcaps the loader used come from the
+ * auxiliary vector by raw system calls (arch/aarch64/cpu.h), never through libc's GOT entry.
  */
 static inline void *fr_arch_ifunc_call(void *resolver)
 {
-	struct fr_arch_ifunc_arg arg = { sizeof(arg), getauxval(AT_HWCAP), getauxval(AT_HWCAP2) };
+	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_a64_auxval_raw(AT_HWCAP), fr_a64_auxval_raw(AT_HWCAP2) };
 
 	return ((void *(*)(uint64_t, const struct fr_arch_ifunc_arg *))resolver)(arg.hwcap | FR_ARCH_IFUNC_ARG_HWCAP,
 										   &arg);

@@ -4,3 +4,7 @@ set(FR_ARCH_CORE_SOURCES arch/aarch64/auxv.c arch/aarch64/cpu.c arch/aarch64/cpu
 set(FR_ARCH_LIB_SOURCES arch/aarch64/dl_stub.S arch/aarch64/syscall_stub.S)
 # The Debian package architecture.
 set(FR_ARCH_DEB arm64)
+# Compiler options of the library's code: atomics inline (LL/SC or LSE as the target allows),
+# never libgcc's outline helpers, whose constructor calls getauxval through the PLT, which this
+# library interposes, before the library's own start-up.
+set(FR_ARCH_COMPILE_OPTIONS -mno-outline-atomics)
