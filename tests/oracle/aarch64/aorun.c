@@ -21,7 +21,6 @@ static uint64_t injected, injected2;
 static unsigned injected_reads;
 static void (*hook_before)(void);
 static ac_read_hook hook_read;
-static uint64_t rng;
 
 static uint64_t inject(void)
 {
@@ -72,34 +71,6 @@ void aorun_set_hooks(void (*before)(void), ac_read_hook on_read)
 {
 	hook_before = before;
 	hook_read = on_read;
-}
-
-void aorun_seed(uint64_t salt)
-{
-	const char *s = getenv("ORACLE_SEED");
-
-	rng = (s ? strtoull(s, NULL, 0) : 0x5eed0f0a11ce5ULL) ^ (salt * 0x9e3779b97f4a7c15ULL);
-}
-
-uint64_t aorun_rand(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-uint64_t aorun_below(uint64_t n)
-{
-	return n ? aorun_rand() % n : 0;
-}
-
-uint64_t aorun_mag(unsigned bits)
-{
-	unsigned k = (unsigned)aorun_below(bits + 1);
-
-	return k ? aorun_rand() >> (64 - k) : 0;
 }
 
 static int same(const struct timespec *a, const struct timespec *b)
