@@ -4,7 +4,7 @@
 if(FR_ARCH STREQUAL "aarch64")
   fr_add_check_test(oracle
     SOURCES oracle/aarch64/test_oracle.c oracle/aarch64/aregimes.c oracle/aarch64/aorun.c oracle/aarch64/apages.c
-      oracle/aarch64/acopy.c oracle/aarch64/asites.c oracle/aarch64/atramp.c
+      oracle/aarch64/acopy.c oracle/aarch64/asites.c oracle/aarch64/atramp.c oracle/orng.c oracle/oentry.c oracle/oseq.c oracle/oimage.c oracle/oours.c
     LIBS fastraw_core
     LABELS oracle
     TIMEOUT 300)
@@ -14,7 +14,7 @@ if(FR_ARCH STREQUAL "aarch64")
 else()
   fr_add_check_test(oracle
     SOURCES oracle/test_oracle.c oracle/oracle_pv.c oracle/oracle_hv.c oracle/orun.c oracle/opages.c oracle/ogen.c
-      oracle/vcopy.c oracle/vsites.c
+      oracle/vcopy.c oracle/vsites.c oracle/orng.c oracle/oentry.c oracle/oseq.c oracle/oimage.c oracle/oours.c
     LIBS fastraw_core
     LABELS oracle
     TIMEOUT 120)

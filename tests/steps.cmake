@@ -8,7 +8,7 @@ if(FASTRAW_SANITIZE)
   return()
 endif()
 
-fr_add_e2e_probe(steps steps/probe_steps.c steps/stepper.c e2e/elfwalk.c)
+fr_add_e2e_probe(steps steps/probe_steps.c steps/stepper.c steps/warm.c e2e/elfwalk.c)
 # The vDSO's names and the instruction encodings come from src/arch/, fastraw_info's struct from include/.
 target_include_directories(e2e_probe_steps PRIVATE
   ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/steps)
@@ -20,3 +20,10 @@ fr_add_check_test(e2e_steps
   TIMEOUT 900)
 target_include_directories(test_e2e_steps PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/e2e)
 add_dependencies(test_e2e_steps e2e_probe_steps)
+
+# e2e_path's x86-64 trace probe (e2e.cmake) maps, waits for a tick and warms up with the same code.
+if(TARGET e2e_probe_trace)
+  target_sources(e2e_probe_trace PRIVATE steps/stepper.c steps/warm.c)
+  target_include_directories(e2e_probe_trace PRIVATE
+    ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/steps)
+endif()

@@ -13,30 +13,19 @@
 
 #include "arch/insn.h"
 #include "probe.h"
+#include "stepper.h"
+#include "warm.h"
 
-#define WARMUP 8
-/* Calls at most, in the child, until the library says it has decided (fastraw_info answers). */
-#define WARMUP_MAX 100000
 /* A pass-through after FR_SEQ_TRIES rounds plus the vDSO's own reading stays far below this. */
 #define MAX_STEPS 200000L
 /* Traced calls abandoned at their second counter read before one is traced to the end anyway
    (an abandoned call costs a few dozen steps). */
 #define MAX_TRACES 256
-/* How long the tracer waits, at most, for a timer tick before it starts stepping. */
-#define TICK_WAIT_NS 50000000LL
-
 /* What the traced call returned, sent by the child once it runs untraced again. */
 struct outcome {
 	int ret;
 	int decided; /* 1: fastraw_info answered before the traced call; 0: it never did; -1: no such function */
 	struct timespec ts;
-};
-
-/* fastraw_info's argument, as include/fastraw.h declares it (the probe does not link the library). */
-struct lib_info {
-	size_t size;
-	int active;
-	const char *strings[6];
 };
 
 /* Instructions executed, by kind; "lead" steps ran before the probe's own code was reached. */
@@ -45,37 +34,10 @@ struct counts {
 	int64_t ns; /* how long the trace took */
 };
 
-/* An address range [lo, hi) of the process, from /proc/self/maps. */
-struct range {
-	uintptr_t lo, hi;
-};
-
 /* Where the traced call ends: the child reaches it right after clock_gettime returns. */
 static __attribute__((noinline)) void traced_done(void)
 {
 	__asm__ volatile("" ::: "memory");
-}
-
-/*
- * Warms the library up until its decision is published: the first call initialises it, and
- * fastraw_info answers 0 once no initialiser is at work any more (it answers -1 while one is).
- * A few more calls follow. Returns what struct outcome's decided says.
- */
-static int warm_up(void)
-{
-	int (*info)(struct lib_info *) = (int (*)(struct lib_info *))dlsym(RTLD_DEFAULT, "fastraw_info");
-	struct timespec warm;
-	int decided = info ? 0 : -1;
-
-	for (int i = 0; i < WARMUP_MAX && decided == 0; i++) {
-		struct lib_info li = { sizeof(li), 0, { NULL } };
-
-		clock_gettime(CLOCK_MONOTONIC_RAW, &warm);
-		decided = info(&li) == 0;
-	}
-	for (int i = 0; i < WARMUP; i++)
-		clock_gettime(CLOCK_MONOTONIC_RAW, &warm);
-	return decided;
 }
 
 static __attribute__((noreturn)) void child(int fd)
@@ -85,7 +47,7 @@ static __attribute__((noreturn)) void child(int fd)
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 		_exit(3);
 	/* The first call initialises the library: that is not the call under test. */
-	o.decided = warm_up();
+	o.decided = step_warm_up(clock_gettime);
 	raise(SIGSTOP);
 	/* The tracer lets us run to here: stepping starts right at the call, with no libc code left. */
 	__asm__ volatile("int3" ::: "memory");
@@ -94,40 +56,13 @@ static __attribute__((noreturn)) void child(int fd)
 	_exit(write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 4);
 }
 
-/* The mapping of this process that holds addr (name NULL), or the one named name. */
-static int find_map(uintptr_t addr, const char *name, struct range *r)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (name ? (strlen(line) > strlen(name) &&
-			    strcmp(line + strlen(line) - strlen(name), name) == 0)
-			 : (lo <= addr && addr < hi)) {
-			r->lo = lo;
-			r->hi = hi;
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-static int in_range(const struct range *r, uintptr_t a)
+static int in_range(const struct step_range *r, uintptr_t a)
 {
 	return r->lo <= a && a < r->hi;
 }
 
 /* The executable mappings of this process: the child, forked from it, runs the same code there. */
-static struct range exec_maps[32];
+static struct step_range exec_maps[32];
 static int n_exec_maps;
 
 static void find_exec_maps(void)
@@ -139,7 +74,7 @@ static void find_exec_maps(void)
 		unsigned long lo, hi;
 
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && perms[0] == 'r' && perms[2] == 'x')
-			exec_maps[n_exec_maps++] = (struct range){ lo, hi };
+			exec_maps[n_exec_maps++] = (struct step_range){ lo, hi };
 	}
 	if (f)
 		fclose(f);
@@ -206,13 +141,13 @@ static const char abandoned[] = "abandoned";
  */
 static const char *trace(pid_t pid, int abandon, struct counts *c)
 {
-	struct range text, vdso = { 0, 0 };
+	struct step_range text, vdso = { 0, 0 };
 	uintptr_t done = (uintptr_t)traced_done;
 	int counting = 0, sig = 0, st;
 
-	if (!find_map(done, NULL, &text))
+	if (!step_find_map(done, NULL, &text))
 		return "cannot find the probe's text in /proc/self/maps";
-	find_map(0, "[vdso]", &vdso);
+	step_find_map(0, "[vdso]", &vdso);
 	for (;;) {
 		struct user_regs_struct regs;
 		uint8_t b[8];
@@ -248,24 +183,6 @@ static const char *trace(pid_t pid, int abandon, struct counts *c)
 	}
 }
 
-/*
- * Returns just after the kernel's timekeeping update (CLOCK_MONOTONIC_COARSE moves only then),
- * or after TICK_WAIT_NS without one: stepping then starts with a whole tick before the next
- * update, the best chance for the call's seqcount window to see none. Only a head start: no
- * result depends on it.
- */
-static void wait_for_tick(void)
-{
-	struct timespec c0, c, t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &c0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		clock_gettime(CLOCK_MONOTONIC_COARSE, &c);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
-}
-
 /* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed, 3 abandoned. */
 static int trace_one(int abandon, struct counts *c, int *decided)
 {
@@ -298,7 +215,7 @@ static int trace_one(int abandon, struct counts *c, int *decided)
 		close(fd[0]);
 		return 2;
 	}
-	wait_for_tick();
+	step_wait_for_tick();
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
 	why = trace(pid, abandon, c);
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);

@@ -9,28 +9,28 @@
 struct orun_clock ogen_base_clock(void)
 {
 	struct orun_clock c = {
-		.cycle_last = (1ULL << 50) + orun_below(1ULL << 40),
+		.cycle_last = (1ULL << 50) + orng_below(1ULL << 40),
 		.max_cycles = 1ULL << 40,
 		.mult = 8004479,
 		.shift = 24,
-		.sec = orun_below(1ULL << 32),
+		.sec = orng_below(1ULL << 32),
 	};
 
-	c.nsec = orun_below(FR_NSEC_PER_SEC) << c.shift;
+	c.nsec = orng_below(FR_NSEC_PER_SEC) << c.shift;
 	return c;
 }
 
 struct orun_clock ogen_random_clock(void)
 {
 	struct orun_clock c = {
-		.cycle_last = orun_mag(64),
-		.max_cycles = orun_mag(64),
-		.mult = (uint32_t)(1 + orun_below(0xffffffffULL)),
-		.shift = (uint32_t)orun_below(32),
-		.sec = orun_rand(),
+		.cycle_last = orng_mag(64),
+		.max_cycles = orng_mag(64),
+		.mult = (uint32_t)(1 + orng_below(0xffffffffULL)),
+		.shift = (uint32_t)orng_below(32),
+		.sec = orng_rand(),
 	};
 
-	c.nsec = orun_below(2) ? orun_rand() : orun_below(FR_NSEC_PER_SEC) << c.shift;
+	c.nsec = orng_below(2) ? orng_rand() : orng_below(FR_NSEC_PER_SEC) << c.shift;
 	return c;
 }
 
@@ -38,24 +38,24 @@ uint64_t ogen_tsc_kind(const struct orun_clock *c, unsigned kind)
 {
 	switch (kind % 6) {
 	case 0:
-		return c->cycle_last + orun_below(c->max_cycles) + 1;
+		return c->cycle_last + orng_below(c->max_cycles) + 1;
 	case 1:
-		return c->cycle_last - 1 - orun_mag(50);
+		return c->cycle_last - 1 - orng_mag(50);
 	case 2:
-		return c->cycle_last + c->max_cycles + 1 + orun_mag(62);
+		return c->cycle_last + c->max_cycles + 1 + orng_mag(62);
 	case 3:
-		return orun_rand() | (1ULL << 63);
+		return orng_rand() | (1ULL << 63);
 	case 4:
-		return orun_below(1ULL << 44);
+		return orng_below(1ULL << 44);
 	default:
-		return orun_rand();
+		return orng_rand();
 	}
 }
 
 void ogen_offset(uint64_t *sec, uint64_t *nsec)
 {
-	*sec = orun_below(2) ? orun_mag(40) : -orun_mag(40);
-	*nsec = orun_below(8) ? orun_below(FR_NSEC_PER_SEC) : orun_rand();
+	*sec = orng_below(2) ? orng_mag(40) : -orng_mag(40);
+	*nsec = orng_below(8) ? orng_below(FR_NSEC_PER_SEC) : orng_rand();
 }
 
 uint64_t ogen_tsc_at_kvmclock(uint64_t kc)

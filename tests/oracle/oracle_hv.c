@@ -94,11 +94,11 @@ START_TEST(regime6_hvclock)
 	if (!oracle_has_reader("6 (hvclock, synthetic Hyper-V TSC page)", "the Hyper-V TSC page (CONFIG_HYPERV_TIMER off)",
 			       tsc0 + 1000))
 		return;
-	orun_seed(6);
+	orng_seed(6);
 	vcopy_set_carry_shortcut(&orun_vc, 1);
 	orun_begin(&t, "6a hvclock tsc around cycle_last's", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++) {
-		uint64_t tsc = tsc0 - (1ULL << 38) + orun_below(1ULL << 44);
+		uint64_t tsc = tsc0 - (1ULL << 38) + orng_below(1ULL << 44);
 
 		classify(&cl, tsc);
 		orun_one(&t, tsc);
@@ -111,11 +111,11 @@ START_TEST(regime6_hvclock)
 	orun_begin(&t, "6b hvclock random scale/offset/clock, any tsc", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++) {
 		struct orun_clock c = ogen_random_clock();
-		uint64_t tsc = i % 3 ? orun_rand() : orun_mag(64);
+		uint64_t tsc = i % 3 ? orng_rand() : orng_mag(64);
 
-		h = (struct orun_hv){ (uint32_t)orun_rand() | 1, i % 2 ? orun_rand() : orun_mag(64), orun_rand() };
+		h = (struct orun_hv){ (uint32_t)orng_rand() | 1, i % 2 ? orng_rand() : orng_mag(64), orng_rand() };
 		orun_set_hv(&h);
-		c.cycle_last = (ref(&h, tsc) & FR_S64_MAX) - orun_mag(62) + orun_mag(40);
+		c.cycle_last = (ref(&h, tsc) & FR_S64_MAX) - orng_mag(62) + orng_mag(40);
 		orun_set_clock(0, FR_MODE_HVCLOCK, &c);
 		classify(&cl, tsc);
 		orun_one(&t, tsc);
@@ -127,12 +127,12 @@ START_TEST(regime6_hvclock)
 	cl = (struct hv_classes){ 0 };
 	orun_begin(&t, "6c hvclock tsc with bit 63 set", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++) {
-		uint64_t tsc = (1ULL << 63) | orun_rand();
+		uint64_t tsc = (1ULL << 63) | orng_rand();
 
 		h = hv_page;
 		h.offset = 0;
-		h.offset = (1ULL << 63) - ref(&h, tsc) + orun_below(1ULL << 34) - (1ULL << 33);
-		hv_set(0, &h, tsc - orun_below(1ULL << 36));
+		h.offset = (1ULL << 63) - ref(&h, tsc) + orng_below(1ULL << 34) - (1ULL << 33);
+		hv_set(0, &h, tsc - orng_below(1ULL << 36));
 		classify(&cl, tsc);
 		orun_one(&t, tsc);
 	}
@@ -145,7 +145,7 @@ START_TEST(regime6_hvclock)
 	h.sequence = 0;
 	for (int i = 0; i < ORUN_N / 10; i++) {
 		hv_set(0, &h, tsc0);
-		orun_one(&t, tsc0 + orun_below(1ULL << 40));
+		orun_one(&t, tsc0 + orng_below(1ULL << 40));
 	}
 	ok &= orun_end(&t);
 	/* The sequence changes at the counter read: both retry with the new page and the second value. */
@@ -153,16 +153,16 @@ START_TEST(regime6_hvclock)
 	t.reads = 2;
 	orun_set_hooks(hv_before, hv_on_read);
 	for (int i = 0; i < ORUN_N; i++) {
-		uint64_t tsc = tsc0 + orun_below(1ULL << 36);
+		uint64_t tsc = tsc0 + orng_below(1ULL << 36);
 
 		bump_from = hv_page;
-		bump_from.sequence = (uint32_t)orun_rand() | 1;
+		bump_from.sequence = (uint32_t)orng_rand() | 1;
 		bump_to = bump_from;
-		bump_to.sequence = bump_from.sequence + 1 + (uint32_t)orun_below(1000);
-		bump_to.scale = hv_page.scale + orun_below(1ULL << 40);
-		bump_to.offset = hv_page.offset + orun_below(1ULL << 30);
+		bump_to.sequence = bump_from.sequence + 1 + (uint32_t)orng_below(1000);
+		bump_to.scale = hv_page.scale + orng_below(1ULL << 40);
+		bump_to.offset = hv_page.offset + orng_below(1ULL << 30);
 		hv_set(0, &bump_to, tsc0);
-		orun_one2(&t, tsc, tsc + orun_below(1ULL << 32));
+		orun_one2(&t, tsc, tsc + orng_below(1ULL << 32));
 	}
 	ok &= orun_end(&t);
 	/* The sequence changes to 0 at the counter read: the retry finds the page invalid. */
@@ -172,7 +172,7 @@ START_TEST(regime6_hvclock)
 		bump_to = hv_page;
 		bump_to.sequence = 0;
 		hv_set(0, &hv_page, tsc0);
-		orun_one2(&t, tsc0 + orun_below(1ULL << 36), tsc0 + (1ULL << 37));
+		orun_one2(&t, tsc0 + orng_below(1ULL << 36), tsc0 + (1ULL << 37));
 	}
 	orun_set_hooks(NULL, NULL);
 	ok &= orun_end(&t);
@@ -182,7 +182,7 @@ START_TEST(regime6_hvclock)
 		orun_reset_pages();
 		orun_begin(&t, "6g hvclock in a time namespace, random offsets", ORUN_COMPUTE);
 		for (int i = 0; i < ORUN_N; i++) {
-			uint64_t tsc = tsc0 - (1ULL << 38) + orun_below(1ULL << 44);
+			uint64_t tsc = tsc0 - (1ULL << 38) + orng_below(1ULL << 44);
 
 			ogen_offset(&sec, &nsec);
 			orun_set_timens(sec, nsec);

@@ -33,7 +33,7 @@ START_TEST(regime1_pvclock_snapshot)
 	if (!pv_ready("1 (pvclock snapshot)"))
 		return;
 	printf("oracle: regime 1 uses %s pvclock snapshot\n", orun_pv_live ? "the live" : "a synthetic kvm-clock");
-	orun_seed(1);
+	orng_seed(1);
 	orun_get_pv(&p);
 	ar = ogen_around_last();
 	/* Here the kernel's carry loop runs natively: results stay within hours. */
@@ -41,7 +41,7 @@ START_TEST(regime1_pvclock_snapshot)
 	orun_begin(&t, "1a pvclock tsc in [tsc_timestamp, +2^40)", ORUN_COMPUTE);
 	ogen_one_pv(&t, &cl, 0, p.tsc_timestamp);
 	for (int i = 0; i < ORUN_N; i++)
-		ogen_one_pv(&t, &cl, 0, p.tsc_timestamp + orun_below(1ULL << 40));
+		ogen_one_pv(&t, &cl, 0, p.tsc_timestamp + orng_below(1ULL << 40));
 	ok &= orun_end(&t);
 	ogen_print_classes(t.name, &cl);
 	cl = (struct ogen_classes){ { 0 } };
@@ -49,14 +49,14 @@ START_TEST(regime1_pvclock_snapshot)
 	for (int i = 0; i < ORUN_N; i++) {
 		uint64_t now = fr_arch_counter_unordered();
 
-		ogen_one_pv(&t, &cl, 0, (now > p.tsc_timestamp ? now : p.tsc_timestamp) + orun_below(1ULL << 33));
+		ogen_one_pv(&t, &cl, 0, (now > p.tsc_timestamp ? now : p.tsc_timestamp) + orng_below(1ULL << 33));
 	}
 	ok &= orun_end(&t);
 	ogen_print_classes(t.name, &cl);
 	cl = (struct ogen_classes){ { 0 } };
 	orun_begin(&t, "1c pvclock tsc around cycle_last's", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++)
-		ogen_one_pv(&t, &cl, 0, ar.lo + orun_below(ar.span));
+		ogen_one_pv(&t, &cl, 0, ar.lo + orng_below(ar.span));
 	ok &= orun_end(&t);
 	ogen_print_classes(t.name, &cl);
 	/* Before 6.10 there is no max_cycles: every value past cycle_last is "normal". */
@@ -91,34 +91,34 @@ START_TEST(regime2_pvclock_huge)
 
 	if (!pv_ready("2 (pvclock, huge deltas, updates)"))
 		return;
-	orun_seed(2);
+	orng_seed(2);
 	orun_get_pv(&p);
 	orun_get_clock(0, &real);
 	vcopy_set_carry_shortcut(&orun_vc, 1);
 	orun_begin(&t, "2a pvclock kvmclock - cycle_last > 2^43", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++)
-		ogen_one_pv(&t, &cl, 0, ogen_tsc_at_kvmclock(real.cycle_last) + (1ULL << 43) + orun_mag(62));
+		ogen_one_pv(&t, &cl, 0, ogen_tsc_at_kvmclock(real.cycle_last) + (1ULL << 43) + orng_mag(62));
 	ok &= orun_end(&t);
 	ogen_print_classes(t.name, &cl);
 	ok &= cl.n[OGEN_OVER_MAX] == t.n || orun_kd.lay->rules != FR_RULES_6_10;
 	cl = (struct ogen_classes){ { 0 } };
 	orun_begin(&t, "2b pvclock tsc in [tsc_timestamp, 2^63)", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++)
-		ogen_one_pv(&t, &cl, 0, p.tsc_timestamp + orun_below((1ULL << 63) - p.tsc_timestamp));
+		ogen_one_pv(&t, &cl, 0, p.tsc_timestamp + orng_below((1ULL << 63) - p.tsc_timestamp));
 	ok &= orun_end(&t);
 	ogen_print_classes(t.name, &cl);
 	orun_begin(&t, "2c pvclock random mul/shift/base, any delta", ORUN_COMPUTE);
 	for (int i = 0; i < ORUN_N; i++) {
 		q = p;
-		q.mul = (uint32_t)orun_rand();
-		q.shift = (int8_t)((int)orun_below(17) - 8);
-		q.system_time = orun_mag(63);
-		q.tsc_timestamp = orun_rand();
+		q.mul = (uint32_t)orng_rand();
+		q.shift = (int8_t)((int)orng_below(17) - 8);
+		q.system_time = orng_mag(63);
+		q.tsc_timestamp = orng_rand();
 		orun_set_pv(&q);
 		c = i % 2 ? real : ogen_random_clock();
-		c.cycle_last = q.system_time + orun_mag(62) - orun_mag(62);
+		c.cycle_last = q.system_time + orng_mag(62) - orng_mag(62);
 		orun_set_clock(0, FR_MODE_PVCLOCK, &c);
-		orun_one(&t, q.tsc_timestamp + orun_mag(63));
+		orun_one(&t, q.tsc_timestamp + orng_mag(63));
 	}
 	ok &= orun_end(&t);
 	orun_reset_pages();
@@ -127,12 +127,12 @@ START_TEST(regime2_pvclock_huge)
 	t.reads = 2;
 	orun_set_hooks(pv_before, pv_on_read);
 	for (int i = 0; i < ORUN_N; i++) {
-		uint64_t tsc = p.tsc_timestamp + (1ULL << 20) + orun_below(1ULL << 36);
+		uint64_t tsc = p.tsc_timestamp + (1ULL << 20) + orng_below(1ULL << 36);
 
 		bump_from = bump_to = p;
-		bump_to.system_time = p.system_time + orun_below(1ULL << 30);
-		bump_to.tsc_timestamp = p.tsc_timestamp + orun_below(1ULL << 20);
-		orun_one2(&t, tsc, tsc + orun_below(1ULL << 32));
+		bump_to.system_time = p.system_time + orng_below(1ULL << 30);
+		bump_to.tsc_timestamp = p.tsc_timestamp + orng_below(1ULL << 20);
+		orun_one2(&t, tsc, tsc + orng_below(1ULL << 32));
 	}
 	orun_set_hooks(NULL, NULL);
 	ok &= orun_end(&t);
@@ -150,22 +150,22 @@ START_TEST(regime3_pvclock_below_timestamp)
 
 	if (!pv_ready("3 (pvclock, tsc below tsc_timestamp)"))
 		return;
-	orun_seed(3);
+	orng_seed(3);
 	orun_get_pv(&p);
 	near = p.tsc_timestamp < (1ULL << 40) ? p.tsc_timestamp : 1ULL << 40;
 	vcopy_set_carry_shortcut(&orun_vc, 1);
 	/* Mainline wraps here, some vendor kernels clamp: ours must leave every one to the vDSO. */
 	orun_begin(&t, "3a pvclock tsc in [ts - 2^40, ts)", ORUN_PASS);
 	for (int i = 0; i < ORUN_N; i++)
-		orun_one(&t, p.tsc_timestamp - 1 - orun_below(near));
+		orun_one(&t, p.tsc_timestamp - 1 - orng_below(near));
 	ok &= orun_end(&t);
 	orun_begin(&t, "3b pvclock tsc in [0, ts)", ORUN_PASS);
 	for (int i = 0; i < ORUN_N; i++)
-		orun_one(&t, orun_below(p.tsc_timestamp));
+		orun_one(&t, orng_below(p.tsc_timestamp));
 	ok &= orun_end(&t);
 	orun_begin(&t, "3c pvclock tsc - ts in [2^63, 2^64)", ORUN_PASS);
 	for (int i = 0; i < ORUN_N; i++)
-		orun_one(&t, p.tsc_timestamp + (1ULL << 63) + orun_below(1ULL << 63));
+		orun_one(&t, p.tsc_timestamp + (1ULL << 63) + orng_below(1ULL << 63));
 	ok &= orun_end(&t);
 	ck_assert_msg(ok, "regime 3: ours did not pass every value below tsc_timestamp to the vDSO");
 }

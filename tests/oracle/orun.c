@@ -9,6 +9,7 @@
 
 #include "math/rawmath.h"
 #include "exact/fastpath.h"
+#include "oours.h"
 
 #define MAX_REPORTS 5
 
@@ -19,20 +20,8 @@ int orun_pv_live;
 
 /* The pvclock regimes' baseline data page and pvclock page (live or synthetic). */
 static uint8_t base_page[VC_PAGE], base_pv[VC_PAGE];
-static uint64_t injected, injected2;
-static unsigned injected_reads;
 static void (*hook_before)(void);
 static vc_read_hook hook_read;
-static uint64_t rng;
-
-static uint64_t inject(void)
-{
-	unsigned n = injected_reads++;
-
-	if (hook_read)
-		hook_read(n);
-	return n ? injected2 : injected;
-}
 
 /*
  * A kvm-clock snapshot as this project's kvm-clock hosts show it (docs/kernel-data.md §1.2): a
@@ -83,34 +72,6 @@ void orun_set_hooks(void (*before)(void), vc_read_hook on_read)
 {
 	hook_before = before;
 	hook_read = on_read;
-}
-
-void orun_seed(uint64_t salt)
-{
-	const char *s = getenv("ORACLE_SEED");
-
-	rng = (s ? strtoull(s, NULL, 0) : 0x5eed0f0a11ce5ULL) ^ (salt * 0x9e3779b97f4a7c15ULL);
-}
-
-uint64_t orun_rand(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-uint64_t orun_below(uint64_t n)
-{
-	return n ? orun_rand() % n : 0;
-}
-
-uint64_t orun_mag(unsigned bits)
-{
-	unsigned k = (unsigned)orun_below(bits + 1);
-
-	return k ? orun_rand() >> (64 - k) : 0;
 }
 
 void orun_reset_pages(void)
@@ -206,32 +167,24 @@ static void report(struct orun_tally *t, const char *what, uint64_t tsc, const s
 
 void orun_one2(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
 {
-	struct timespec k = { -1, -1 }, f = { -1, -1 }, g = { -1, -1 };
+	struct timespec k = { -1, -1 };
+	struct oours o = { -1, -1, { -1, -1 }, { -1, -1 } };
 	struct vc_call call;
-	int rf, rg, kfb;
+	int kfb;
 
 	if (hook_before)
 		hook_before();
 	vcopy_set_read_hook(hook_read);
 	vcopy_gettime2(&orun_vc, CLOCK_MONOTONIC_RAW, tsc, tsc2, &k, &call);
 	vcopy_set_read_hook(NULL);
-	injected = tsc;
-	injected2 = tsc2;
-	if (hook_before)
-		hook_before();
-	injected_reads = 0;
-	rf = fr_raw_read_with(&orun_kd, inject, &f);
-	if (hook_before)
-		hook_before();
-	injected_reads = 0;
-	rg = fr_raw_read_general_with(&orun_kd, inject, &g);
+	oours_read(&orun_kd, hook_before, hook_read, tsc, tsc2, &o);
 	kfb = call.syscalls != 0;
 	t->n++;
 	t->carry += call.carry_traps;
 	t->fallbacks += kfb;
 	if (call.ret != 0 || (!kfb && call.rdtsc_traps != t->reads)) {
 		t->bad_call++;
-		report(t, "copy misbehaved", tsc, &k, kfb, &f, rf, &g, rg);
+		report(t, "copy misbehaved", tsc, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
 	if (call.rdtsc_traps) {
 		if (t->site < 0)
@@ -239,22 +192,22 @@ void orun_one2(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
 		else if (call.rdtsc_site != t->site)
 			t->site_moves++;
 	}
-	if (!kfb && ((rf == FR_OK && !same(&f, &k)) || (rg == FR_OK && !same(&g, &k)))) {
+	if (!kfb && ((o.rf == FR_OK && !same(&o.f, &k)) || (o.rg == FR_OK && !same(&o.g, &k)))) {
 		t->diff++;
-		t->diff_carry32 += carry32_only(rf, &f, &k) && carry32_only(rg, &g, &k);
-		report(t, "DIFFERENT", tsc, &k, kfb, &f, rf, &g, rg);
+		t->diff_carry32 += carry32_only(o.rf, &o.f, &k) && carry32_only(o.rg, &o.g, &k);
+		report(t, "DIFFERENT", tsc, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
-	if (kfb && (rf == FR_OK || rg == FR_OK)) {
+	if (kfb && (o.rf == FR_OK || o.rg == FR_OK)) {
 		t->mismatch++;
-		report(t, "kernel fell back, ours answered", tsc, &k, kfb, &f, rf, &g, rg);
+		report(t, "kernel fell back, ours answered", tsc, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	} else if (kfb) {
 		t->both_fallback++;
-	} else if (t->expect != ORUN_PASS && (rf != FR_OK || rg != FR_OK)) {
+	} else if (t->expect != ORUN_PASS && (o.rf != FR_OK || o.rg != FR_OK)) {
 		t->mismatch++;
-		report(t, "kernel answered, ours passed", tsc, &k, kfb, &f, rf, &g, rg);
+		report(t, "kernel answered, ours passed", tsc, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
-	t->pass_fast += rf != FR_OK;
-	t->pass_gen += rg != FR_OK;
+	t->pass_fast += o.rf != FR_OK;
+	t->pass_gen += o.rg != FR_OK;
 	if (t->expect == ORUN_PASS && !kfb) {
 		struct timespec w;
 

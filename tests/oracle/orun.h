@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "kdata/kdata.h"
+#include "orng.h"
 #include "vcopy.h"
 
 /* Values fed to each regime (or sub-regime). */
@@ -76,12 +77,7 @@ void orun_skip(const char *regime, const char *why);
  */
 void orun_set_hooks(void (*before)(void), vc_read_hook on_read);
 
-/* Deterministic random numbers (splitmix64); ORACLE_SEED overrides the seed. */
-void orun_seed(uint64_t salt);
-uint64_t orun_rand(void);
-uint64_t orun_below(uint64_t n);
-/* A value of random bit length up to bits: spreads magnitudes over every scale. */
-uint64_t orun_mag(unsigned bits);
+/* Deterministic random numbers: orng.h's orng_seed, orng_rand, orng_below, orng_mag. */
 
 /* Fields of a synthetic clocksource entry (the RAW entry of the era's layout). */
 struct orun_clock {

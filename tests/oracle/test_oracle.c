@@ -9,7 +9,9 @@
 
 #include "math/rawmath.h"
 #include "ogen.h"
+#include "oentry.h"
 #include "orun.h"
+#include "oseq.h"
 #include "oregime.h"
 #include "arch/arch.h"
 #include "vsites.h"
@@ -55,27 +57,7 @@ int oracle_has_reader(const char *regime, const char *what, uint64_t tsc)
 	return 0;
 }
 
-/* Regime 4h: the data page's seq moves by 2 (and cycle_last with it) at the first counter read. */
-static uint8_t *seq_entry;
-static uint64_t seq_last[2];
-static uint32_t seq_base;
-
-static void seq_before(void)
-{
-	memcpy(seq_entry + FR_OFF_SEQ, &seq_base, 4);
-	memcpy(seq_entry + FR_OFF_CYCLE_LAST, &seq_last[0], 8);
-}
-
-static void seq_on_read(unsigned n)
-{
-	if (n == 0) {
-		uint32_t seq = seq_base + 2;
-
-		memcpy(seq_entry + FR_OFF_CYCLE_LAST, &seq_last[1], 8);
-		memcpy(seq_entry + FR_OFF_SEQ, &seq, 4);
-	}
-}
-
+/* Regime 4: synthetic TSC-mode clocks; 4h runs oseq.h's writer (seq + 2 at the counter read). */
 START_TEST(regime4_tsc_synthetic)
 {
 	static const char *const names[6] = {
@@ -89,12 +71,12 @@ START_TEST(regime4_tsc_synthetic)
 	if (!oracle_ready("4 (synthetic TSC mode)"))
 		return;
 	orun_reset_pages();
-	orun_seed(4);
+	orng_seed(4);
 	vcopy_set_carry_shortcut(&orun_vc, 1);
 	for (unsigned kind = 0; kind < 6; kind++) {
 		c = ogen_base_clock();
 		if (kind == 4)
-			c.cycle_last = orun_below(1ULL << 44);
+			c.cycle_last = orng_below(1ULL << 44);
 		orun_set_clock(0, FR_MODE_COUNTER, &c);
 		orun_begin(&t, names[kind], ORUN_COMPUTE);
 		orun_one(&t, c.cycle_last);
@@ -114,13 +96,12 @@ START_TEST(regime4_tsc_synthetic)
 	orun_set_clock(0, FR_MODE_COUNTER, &c);
 	orun_begin(&t, "4h tsc mode: seq bumped at the counter read", ORUN_COMPUTE);
 	t.reads = 2;
-	seq_entry = orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size;
-	memcpy(&seq_base, seq_entry + FR_OFF_SEQ, 4);
-	orun_set_hooks(seq_before, seq_on_read);
+	oseq_arm(orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size, oe_get32(orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size + FR_OFF_SEQ));
+	orun_set_hooks(oseq_before, oseq_on_read);
 	for (int i = 0; i < ORUN_N; i++) {
-		seq_last[0] = c.cycle_last;
-		seq_last[1] = c.cycle_last + orun_below(1ULL << 30);
-		orun_one2(&t, c.cycle_last + orun_below(1ULL << 32), seq_last[1] + orun_below(1ULL << 32));
+		uint64_t after = oseq_next(c.cycle_last);
+
+		orun_one2(&t, c.cycle_last + orng_below(1ULL << 32), after + orng_below(1ULL << 32));
 	}
 	orun_set_hooks(NULL, NULL);
 	ok &= orun_end(&t);
@@ -130,7 +111,7 @@ START_TEST(regime4_tsc_synthetic)
 		orun_get_clock(0, &c);
 		orun_begin(&t, "4i tsc mode: live snapshot, tsc = now + [0, 2^33)", ORUN_COMPUTE);
 		for (int i = 0; i < ORUN_N; i++)
-			orun_one(&t, fr_arch_counter_unordered() + orun_below(1ULL << 33));
+			orun_one(&t, fr_arch_counter_unordered() + orng_below(1ULL << 33));
 		ok &= orun_end(&t);
 	}
 	orun_reset_pages();
@@ -161,7 +142,7 @@ START_TEST(regime5_time_namespace)
 	pv = orun_has_reader(p.tsc_timestamp + 1000);
 	if (!pv)
 		orun_skip("5a/5b (time namespace over pvclock)", "this vDSO has no pvclock reader");
-	orun_seed(5);
+	orng_seed(5);
 	orun_get_pv(&p);
 	ar = ogen_around_last();
 	vcopy_set_carry_shortcut(&orun_vc, 1);
@@ -169,14 +150,14 @@ START_TEST(regime5_time_namespace)
 		orun_set_timens(100000, 123456789);
 		orun_begin(&t, "5a timens +100000.123456789 s, pvclock", ORUN_COMPUTE);
 		for (int i = 0; i < ORUN_N; i++)
-			ogen_one_pv(&t, &cl, orun_timens_page(), ar.lo + orun_below(ar.span));
+			ogen_one_pv(&t, &cl, orun_timens_page(), ar.lo + orng_below(ar.span));
 		ok &= orun_end(&t);
 		ogen_print_classes(t.name, &cl);
 		orun_begin(&t, "5b timens random offsets, pvclock", ORUN_COMPUTE);
 		for (int i = 0; i < ORUN_N; i++) {
 			ogen_offset(&sec, &nsec);
 			orun_set_timens(sec, nsec);
-			orun_one(&t, i % 2 ? ar.lo + orun_below(ar.span) : p.tsc_timestamp + orun_mag(62));
+			orun_one(&t, i % 2 ? ar.lo + orng_below(ar.span) : p.tsc_timestamp + orng_mag(62));
 		}
 		ok &= orun_end(&t);
 	}

@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "oimage.h"
 #include "ksys.h"
 #include "startup/decide.h"
 #include "startup/locate.h"
@@ -113,38 +114,6 @@ static void on_sigill(int sig, siginfo_t *si, void *ctx)
 	signal(SIGILL, SIG_DFL);
 }
 
-/* Copies one page of a seqcount-protected area, retrying until the count was even and unchanged. */
-static int copy_stable(uint8_t *dst, const volatile uint8_t *src, size_t seq_off)
-{
-	for (int tries = 0; tries < 1000; tries++) {
-		uint32_t s1 = *(const volatile uint32_t *)(src + seq_off), s2;
-
-		if (s1 & 1)
-			continue;
-		__asm__ volatile("" ::: "memory");
-		for (size_t i = 0; i < VC_PAGE; i++)
-			dst[i] = src[i];
-		__asm__ volatile("" ::: "memory");
-		s2 = *(const volatile uint32_t *)(src + seq_off);
-		if (s1 == s2)
-			return 0;
-	}
-	return -1;
-}
-
-/* The vDSO image's size in pages: its loaded extent and its section headers, which the oracle reads. */
-static size_t image_pages(const uint8_t *img)
-{
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff);
-	size_t end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > end)
-			end = ph[i].p_vaddr + ph[i].p_memsz;
-	return (end + VC_PAGE - 1) / VC_PAGE;
-}
-
 /* What rdtscp leaves in ecx here: the CPU's own answer where it has rdtscp, else Linux's (node << 12) | cpu. */
 static uint32_t tsc_aux(void)
 {
@@ -171,12 +140,12 @@ static const char *copy_live(struct vcopy *vc, const struct fr_kdata *kd, const 
 	if (vc->live_in_timens)
 		real += (size_t)lay->timens_page * VC_PAGE;
 	vc->live_mode = fr_kdata_mode(kd);
-	if (copy_stable(vc->time_page, real, (size_t)(kd->raw0 - kd->vvar)) != 0)
+	if (oimg_copy_stable(vc->time_page, real, (size_t)(kd->raw0 - kd->vvar)) != 0)
 		return "the live data page never settled";
 	memcpy(vc->vvar, vc->time_page, VC_PAGE);
 	/* The pvclock page is mapped only once the kernel has used pvclock mode: touch it only then. */
 	if (vc->live_mode == FR_MODE_PVCLOCK && kd->vclock) {
-		if (copy_stable(vc->pv_page, kd->vclock, FR_PV_VERSION) != 0)
+		if (oimg_copy_stable(vc->pv_page, kd->vclock, FR_PV_VERSION) != 0)
 			return "the live pvclock page never settled";
 		memcpy(vc->vclock, vc->pv_page, VC_PAGE);
 	}
@@ -261,7 +230,7 @@ const char *vcopy_open(struct vcopy *vc, int *fatal)
 	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), fr_real_get(), &kd, &pick);
 	if (why)
 		return why;
-	vdso_pages = image_pages(vdso);
+	vdso_pages = oimg_pages(vdso);
 	if (vdso_pages > VC_MAX_VDSO_PAGES)
 		return "vDSO image larger than the oracle's copy";
 map:

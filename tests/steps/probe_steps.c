@@ -15,11 +15,8 @@
 #include "fastraw.h"
 #include "probe.h"
 #include "stepper.h"
+#include "warm.h"
 
-/* Calls before the traced one: the first initialises the library, the rest warm the caches. */
-#define WARMUP 8
-/* Calls at most, in the child, until the library says it has decided (fastraw_info answers). */
-#define WARMUP_MAX 100000
 /* Calls traced to their return; the fewest steps among them are reported. */
 #define GOOD_TRACES 3
 /* Calls traced at most: a call given up at its second counter read (stepper.h) is not counted. */
@@ -49,31 +46,13 @@ static __attribute__((noinline)) int traced_call(struct timespec *ts)
 	return r;
 }
 
-/* Warm-up as a preloaded program sees it: until fastraw_info answers (a decision is published), then WARMUP calls. */
-static int warm_up(void)
-{
-	int (*info)(struct fastraw_info *) = (int (*)(struct fastraw_info *))dlsym(RTLD_DEFAULT, "fastraw_info");
-	struct timespec ts;
-	int decided = info ? 0 : -1;
-
-	for (int i = 0; i < WARMUP_MAX && decided == 0; i++) {
-		struct fastraw_info fi = { .size = sizeof(fi) };
-
-		target(CLOCK_MONOTONIC_RAW, &ts);
-		decided = info(&fi) == 0;
-	}
-	for (int i = 0; i < WARMUP; i++)
-		target(CLOCK_MONOTONIC_RAW, &ts);
-	return decided;
-}
-
 static __attribute__((noreturn)) void child(int fd)
 {
 	struct outcome o = { -1, 0, { -1, -1 } };
 
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 		_exit(3);
-	o.decided = warm_up();
+	o.decided = step_warm_up(target);
 	raise(SIGSTOP);
 	o.ret = traced_call(&o.ts);
 	_exit(write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 4);

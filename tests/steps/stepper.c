@@ -95,13 +95,7 @@ static int step(pid_t pid, int *sig)
 	return 0;
 }
 
-/*
- * Returns just after the kernel's timekeeping update (CLOCK_MONOTONIC_COARSE moves only then),
- * or after TICK_WAIT_NS without one: counting then starts with a whole tick before the next
- * update, the best chance for the call's seqcount window to see none. Only a head start: no
- * count depends on it.
- */
-static void wait_for_tick(void)
+void step_wait_for_tick(void)
 {
 	struct timespec c0, c, t0, t;
 
@@ -151,7 +145,7 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
 	}
 	if (!in_range(text, call))
 		return "the step before the entry is not in the caller's text";
-	wait_for_tick();
+	step_wait_for_tick();
 	t0 = e2e_kernel_raw_ns();
 	if (record(pid, call, &vdso, t) != 0)
 		return "PTRACE_PEEKTEXT failed";

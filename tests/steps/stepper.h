@@ -44,6 +44,13 @@ int step_find_map(uintptr_t addr, const char *name, struct step_range *r);
  */
 const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text, struct step_trace *t);
 
+/*
+ * Returns just after the kernel's timekeeping update (CLOCK_MONOTONIC_COARSE moves only then),
+ * or after 50 ms without one: counting then starts with a whole tick before the next update, the
+ * best chance for the call's seqcount window to see none. Only a head start: no count depends on it.
+ */
+void step_wait_for_tick(void);
+
 /* Prints t as "steps=", the kinds' "reads=" ... "syscalls=", "vdso_steps=" and "words=" lines. */
 void step_print(const struct step_trace *t);
 

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "../oimage.h"
 #include "atramp.h"
 
 #define NSEC_PER_SEC 1000000000ull
@@ -79,38 +80,6 @@ static void on_trap(uint64_t *f, unsigned id)
 	}
 }
 
-/* Copies one page of a seqcount-protected area, retrying until the count was even and unchanged. */
-static int copy_stable(uint8_t *dst, const volatile uint8_t *src, size_t seq_off)
-{
-	for (int tries = 0; tries < 1000; tries++) {
-		uint32_t s1 = *(const volatile uint32_t *)(src + seq_off), s2;
-
-		if (s1 & 1)
-			continue;
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		for (size_t i = 0; i < AC_PAGE; i++)
-			dst[i] = src[i];
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = *(const volatile uint32_t *)(src + seq_off);
-		if (s1 == s2)
-			return 0;
-	}
-	return -1;
-}
-
-/* The vDSO image's size in pages: its loaded extent and its section headers, which the oracle reads. */
-static size_t image_pages(const uint8_t *img)
-{
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff);
-	size_t end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > end)
-			end = ph[i].p_vaddr + ph[i].p_memsz;
-	return (end + AC_PAGE - 1) / AC_PAGE;
-}
-
 static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 {
 	const struct acopy_geom *g = &ac->geom;
@@ -125,7 +94,7 @@ static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 			ac->ns_page[i] = vvar[i];
 		real += (size_t)g->timens_page * AC_PAGE;
 	}
-	if (copy_stable(ac->time_page, real, g->raw_off) != 0)
+	if (oimg_copy_stable(ac->time_page, real, g->raw_off) != 0)
 		return "the live data page never settled";
 	memcpy(&ac->live_mode, ac->time_page + g->raw_off + 4, 4);
 	memcpy(ac->vvar, ac->time_page, AC_PAGE);
@@ -164,7 +133,7 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 	memset(ac, 0, sizeof(*ac));
 	memset(&hs, 0, sizeof(hs));
 	ac->geom = *geom;
-	ac->vdso_pages = image_pages(vdso);
+	ac->vdso_pages = oimg_pages(vdso);
 	if (ac->vdso_pages > AC_MAX_VDSO_PAGES)
 		return "vDSO image larger than the oracle's copy";
 	ac->pages = geom->pages_below + ac->vdso_pages + 1;

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "exact/fastpath.h"
+#include "../oours.h"
 
 #define MAX_REPORTS 5
 
@@ -17,20 +18,8 @@ struct acopy aorun_ac;
 struct fr_kdata aorun_kd;
 struct aorun_summary *aorun_sum;
 
-static uint64_t injected, injected2;
-static unsigned injected_reads;
 static void (*hook_before)(void);
 static ac_read_hook hook_read;
-static uint64_t rng;
-
-static uint64_t inject(void)
-{
-	unsigned n = injected_reads++;
-
-	if (hook_read)
-		hook_read(n);
-	return n ? injected2 : injected;
-}
 
 const char *aorun_open(int *fatal)
 {
@@ -74,34 +63,6 @@ void aorun_set_hooks(void (*before)(void), ac_read_hook on_read)
 	hook_read = on_read;
 }
 
-void aorun_seed(uint64_t salt)
-{
-	const char *s = getenv("ORACLE_SEED");
-
-	rng = (s ? strtoull(s, NULL, 0) : 0x5eed0f0a11ce5ULL) ^ (salt * 0x9e3779b97f4a7c15ULL);
-}
-
-uint64_t aorun_rand(void)
-{
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-uint64_t aorun_below(uint64_t n)
-{
-	return n ? aorun_rand() % n : 0;
-}
-
-uint64_t aorun_mag(unsigned bits)
-{
-	unsigned k = (unsigned)aorun_below(bits + 1);
-
-	return k ? aorun_rand() >> (64 - k) : 0;
-}
-
 static int same(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
@@ -134,32 +95,24 @@ static void report(struct aorun_tally *t, const char *what, uint64_t cnt, const 
 
 void aorun_one2(struct aorun_tally *t, uint64_t cnt, uint64_t cnt2)
 {
-	struct timespec k = { -1, -1 }, f = { -1, -1 }, g = { -1, -1 };
+	struct timespec k = { -1, -1 };
+	struct oours o = { -1, -1, { -1, -1 }, { -1, -1 } };
 	struct ac_call call;
-	int rf, rg, kfb;
+	int kfb;
 
 	if (hook_before)
 		hook_before();
 	acopy_set_read_hook(hook_read);
 	acopy_gettime2(&aorun_ac, CLOCK_MONOTONIC_RAW, cnt, cnt2, &k, &call);
 	acopy_set_read_hook(NULL);
-	injected = cnt;
-	injected2 = cnt2;
-	if (hook_before)
-		hook_before();
-	injected_reads = 0;
-	rf = fr_raw_read_with(&aorun_kd, inject, &f);
-	if (hook_before)
-		hook_before();
-	injected_reads = 0;
-	rg = fr_raw_read_general_with(&aorun_kd, inject, &g);
+	oours_read(&aorun_kd, hook_before, hook_read, cnt, cnt2, &o);
 	kfb = call.syscalls != 0;
 	t->n++;
 	t->carry += call.carries;
 	t->fallbacks += kfb;
 	if (call.ret != 0 || call.bad_carry || (!kfb && call.reads != t->reads)) {
 		t->bad_call++;
-		report(t, "copy misbehaved", cnt, &k, kfb, &f, rf, &g, rg);
+		report(t, "copy misbehaved", cnt, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
 	if (call.reads) {
 		if (t->site < 0)
@@ -167,21 +120,21 @@ void aorun_one2(struct aorun_tally *t, uint64_t cnt, uint64_t cnt2)
 		else if (call.read_site != t->site)
 			t->site_moves++;
 	}
-	if (!kfb && ((rf == FR_OK && !same(&f, &k)) || (rg == FR_OK && !same(&g, &k)))) {
+	if (!kfb && ((o.rf == FR_OK && !same(&o.f, &k)) || (o.rg == FR_OK && !same(&o.g, &k)))) {
 		t->diff++;
-		report(t, "DIFFERENT", cnt, &k, kfb, &f, rf, &g, rg);
+		report(t, "DIFFERENT", cnt, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
-	if (kfb && (rf == FR_OK || rg == FR_OK)) {
+	if (kfb && (o.rf == FR_OK || o.rg == FR_OK)) {
 		t->mismatch++;
-		report(t, "kernel fell back, ours answered", cnt, &k, kfb, &f, rf, &g, rg);
+		report(t, "kernel fell back, ours answered", cnt, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	} else if (kfb) {
 		t->both_fallback++;
-	} else if (rf != FR_OK || rg != FR_OK) {
+	} else if (o.rf != FR_OK || o.rg != FR_OK) {
 		t->mismatch++;
-		report(t, "kernel answered, ours passed", cnt, &k, kfb, &f, rf, &g, rg);
+		report(t, "kernel answered, ours passed", cnt, &k, kfb, &o.f, o.rf, &o.g, o.rg);
 	}
-	t->pass_fast += rf != FR_OK;
-	t->pass_gen += rg != FR_OK;
+	t->pass_fast += o.rf != FR_OK;
+	t->pass_gen += o.rg != FR_OK;
 }
 
 void aorun_one(struct aorun_tally *t, uint64_t cnt)

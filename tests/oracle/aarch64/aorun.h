@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "kdata/kdata.h"
+#include "../orng.h"
 #include "acopy.h"
 
 /* Values fed to each regime (or sub-regime). */
@@ -66,12 +67,7 @@ void aorun_skip(const char *regime, const char *why);
 /* Hooks around each call of aorun_one2: before() before each side, on_read(n) at each side's counter read n. */
 void aorun_set_hooks(void (*before)(void), ac_read_hook on_read);
 
-/* Deterministic random numbers (splitmix64); ORACLE_SEED overrides the seed. */
-void aorun_seed(uint64_t salt);
-uint64_t aorun_rand(void);
-uint64_t aorun_below(uint64_t n);
-/* A value of random bit length up to bits: spreads magnitudes over every scale. */
-uint64_t aorun_mag(unsigned bits);
+/* Deterministic random numbers: orng.h's orng_seed, orng_rand, orng_below, orng_mag. */
 
 /* Fields of a synthetic clocksource entry (the RAW entry). */
 struct aorun_clock {

@@ -3,49 +3,21 @@
 #include <string.h>
 
 #include "aorun.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
+#include "../oentry.h"
 
 static uint8_t *entry(unsigned page, unsigned idx)
 {
-	const struct fr_layout *lay = aorun_kd.lay;
+	return oe_entry(aorun_ac.vvar, aorun_kd.lay, page, idx);
+}
 
-	return aorun_ac.vvar + page * AC_PAGE + lay->data_off + idx * lay->clock_size;
+static uint8_t *raw_base(uint8_t *e)
+{
+	return oe_raw_base(e, aorun_kd.lay);
 }
 
 uint8_t *aorun_entry(unsigned page)
 {
 	return entry(page, 1);
-}
-
-/* basetime[CLOCK_MONOTONIC_RAW] (or the namespace offset stored in its place) of an entry. */
-static uint8_t *raw_base(uint8_t *e)
-{
-	return e + FR_OFF_BASETIME + aorun_kd.lay->field_shift + 16 * FR_CLOCK_RAW_ID;
 }
 
 unsigned aorun_timens_page(void)
@@ -71,14 +43,14 @@ void aorun_set_clock(unsigned page, int mode, const struct aorun_clock *c)
 	uint8_t *e = entry(page, 1);
 	uint32_t fs = aorun_kd.lay->field_shift;
 
-	put32(entry(page, 0) + FR_OFF_MODE, (uint32_t)mode);
-	put32(e + FR_OFF_MODE, (uint32_t)mode);
-	put64(e + FR_OFF_CYCLE_LAST, c->cycle_last);
-	put64(e + FR_OFF_MASK + fs, c->mask);
-	put32(e + FR_OFF_MULT + fs, c->mult);
-	put32(e + FR_OFF_SHIFT + fs, c->shift);
-	put64(raw_base(e), c->sec);
-	put64(raw_base(e) + 8, c->nsec);
+	oe_put32(entry(page, 0) + FR_OFF_MODE, (uint32_t)mode);
+	oe_put32(e + FR_OFF_MODE, (uint32_t)mode);
+	oe_put64(e + FR_OFF_CYCLE_LAST, c->cycle_last);
+	oe_put64(e + FR_OFF_MASK + fs, c->mask);
+	oe_put32(e + FR_OFF_MULT + fs, c->mult);
+	oe_put32(e + FR_OFF_SHIFT + fs, c->shift);
+	oe_put64(raw_base(e), c->sec);
+	oe_put64(raw_base(e) + 8, c->nsec);
 }
 
 void aorun_get_clock(unsigned page, struct aorun_clock *c)
@@ -86,26 +58,15 @@ void aorun_get_clock(unsigned page, struct aorun_clock *c)
 	uint8_t *e = entry(page, 1);
 	uint32_t fs = aorun_kd.lay->field_shift;
 
-	c->cycle_last = get64(e + FR_OFF_CYCLE_LAST);
-	c->mask = get64(e + FR_OFF_MASK + fs);
-	c->mult = get32(e + FR_OFF_MULT + fs);
-	c->shift = get32(e + FR_OFF_SHIFT + fs);
-	c->sec = get64(raw_base(e));
-	c->nsec = get64(raw_base(e) + 8);
+	c->cycle_last = oe_get64(e + FR_OFF_CYCLE_LAST);
+	c->mask = oe_get64(e + FR_OFF_MASK + fs);
+	c->mult = oe_get32(e + FR_OFF_MULT + fs);
+	c->shift = oe_get32(e + FR_OFF_SHIFT + fs);
+	c->sec = oe_get64(raw_base(e));
+	c->nsec = oe_get64(raw_base(e) + 8);
 }
 
 void aorun_set_timens(uint64_t off_sec, uint64_t off_nsec)
 {
-	unsigned tp = aorun_timens_page();
-
-	if (get32(entry(0, 1) + FR_OFF_MODE) != aorun_kd.lay->timens_mode) {
-		memcpy(aorun_ac.vvar + tp * AC_PAGE, aorun_ac.vvar, AC_PAGE);
-		memset(aorun_ac.vvar, 0, AC_PAGE);
-		for (unsigned i = 0; i < 2; i++) {
-			put32(entry(0, i) + FR_OFF_SEQ, 1);
-			put32(entry(0, i) + FR_OFF_MODE, aorun_kd.lay->timens_mode);
-		}
-	}
-	put64(raw_base(entry(0, 1)), off_sec);
-	put64(raw_base(entry(0, 1)) + 8, off_nsec);
+	oe_set_timens(aorun_ac.vvar, aorun_kd.lay, off_sec, off_nsec);
 }

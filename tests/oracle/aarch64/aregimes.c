@@ -3,6 +3,8 @@
 #include <check.h>
 #include <string.h>
 
+#include "../oentry.h"
+#include "../oseq.h"
 #include "aorun.h"
 #include "aregimes.h"
 
@@ -25,30 +27,30 @@ static const struct {
 static struct aorun_clock real_clock(void)
 {
 	struct aorun_clock c = {
-		.cycle_last = (1ULL << 40) + aorun_below(1ULL << 44),
+		.cycle_last = (1ULL << 40) + orng_below(1ULL << 44),
 		.mask = MASK56,
 		.mult = rates[0].mult,
 		.shift = rates[0].shift,
-		.sec = aorun_below(1ULL << 32),
+		.sec = orng_below(1ULL << 32),
 	};
 
-	c.nsec = aorun_below(1000000000u) << c.shift;
+	c.nsec = orng_below(1000000000u) << c.shift;
 	return c;
 }
 
 /* Anything goes: every field random, the mask of a random width (or random bits), shift in [0, 31]. */
 static struct aorun_clock random_clock(void)
 {
-	unsigned w = 1 + (unsigned)aorun_below(64);
+	unsigned w = 1 + (unsigned)orng_below(64);
 	struct aorun_clock c = {
-		.cycle_last = aorun_mag(64),
-		.mask = aorun_below(4) ? ~0ULL >> (64 - w) : aorun_rand(),
-		.mult = (uint32_t)(1 + aorun_below(0xffffffffULL)),
-		.shift = (uint32_t)aorun_below(32),
-		.sec = aorun_rand(),
+		.cycle_last = orng_mag(64),
+		.mask = orng_below(4) ? ~0ULL >> (64 - w) : orng_rand(),
+		.mult = (uint32_t)(1 + orng_below(0xffffffffULL)),
+		.shift = (uint32_t)orng_below(32),
+		.sec = orng_rand(),
 	};
 
-	c.nsec = aorun_below(2) ? aorun_rand() : aorun_below(1000000000u) << c.shift;
+	c.nsec = orng_below(2) ? orng_rand() : orng_below(1000000000u) << c.shift;
 	return c;
 }
 
@@ -57,15 +59,15 @@ static uint64_t counter_kind(const struct aorun_clock *c, unsigned kind)
 {
 	switch (kind % 5) {
 	case 0:
-		return c->cycle_last + aorun_mag(40);         /* ahead, as usual */
+		return c->cycle_last + orng_mag(40);         /* ahead, as usual */
 	case 1:
-		return c->cycle_last - 1 - aorun_mag(50);     /* behind cycle_last */
+		return c->cycle_last - 1 - orng_mag(50);     /* behind cycle_last */
 	case 2:
-		return c->cycle_last + c->mask + 1 + aorun_mag(62); /* past the mask */
+		return c->cycle_last + c->mask + 1 + orng_mag(62); /* past the mask */
 	case 3:
-		return aorun_rand() | 1ULL << 63;             /* bit 63 set (x86's "invalid" marker) */
+		return orng_rand() | 1ULL << 63;             /* bit 63 set (x86's "invalid" marker) */
 	default:
-		return aorun_rand();
+		return orng_rand();
 	}
 }
 
@@ -93,7 +95,7 @@ START_TEST(regime1_random)
 	if (!oracle_ready("1 (random fields)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(1);
+	orng_seed(1);
 	ok &= run("1a random fields, every counter kind", random_clock, random_clock(), -1);
 	ok &= run("1b 24 MHz clock, random counter", real_clock, real_clock(), 4);
 	ok &= run("1c 24 MHz clock, counter ahead of cycle_last", real_clock, real_clock(), 0);
@@ -109,7 +111,7 @@ START_TEST(regime2_behind_and_mask)
 	if (!oracle_ready("2 (behind cycle_last, past the mask)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(2);
+	orng_seed(2);
 	ok &= run("2a counter behind cycle_last", real_clock, real_clock(), 1);
 	ok &= run("2b delta past the 56-bit mask", real_clock, real_clock(), 2);
 	ok &= run("2c counter with bit 63 set", real_clock, real_clock(), 3);
@@ -125,7 +127,7 @@ static struct aorun_clock huge_base_clock(void)
 {
 	struct aorun_clock c = random_clock();
 
-	c.nsec = ~0ULL - aorun_mag(48);
+	c.nsec = ~0ULL - orng_mag(48);
 	return c;
 }
 
@@ -136,8 +138,8 @@ static struct aorun_clock shift_clock(void)
 	struct aorun_clock c = real_clock();
 
 	c.shift = shift_next++ % 32;
-	c.mult = (uint32_t)(1 + aorun_below(0xffffffffULL));
-	c.nsec = aorun_below(2) ? aorun_rand() : aorun_below(1000000000u) << c.shift;
+	c.mult = (uint32_t)(1 + orng_below(0xffffffffULL));
+	c.nsec = orng_below(2) ? orng_rand() : orng_below(1000000000u) << c.shift;
 	return c;
 }
 
@@ -147,7 +149,7 @@ static struct aorun_clock mult_clock(void)
 	static const uint32_t mults[] = { 1, 2, 1u << 31, 0xfffffffeu, 0xffffffffu };
 	struct aorun_clock c = random_clock();
 
-	c.mult = mults[aorun_below(sizeof(mults) / sizeof(mults[0]))];
+	c.mult = mults[orng_below(sizeof(mults) / sizeof(mults[0]))];
 	return c;
 }
 
@@ -158,7 +160,7 @@ START_TEST(regime3_extremes)
 	if (!oracle_ready("3 (huge base, shifts, mult extremes)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(3);
+	orng_seed(3);
 	ok &= run("3a base_nsec near 2^64, every counter kind", huge_base_clock, huge_base_clock(), -1);
 	shift_next = 0;
 	ok &= run("3b shift 0..31, random mult, every kind", shift_clock, shift_clock(), -1);
@@ -179,19 +181,19 @@ START_TEST(regime4_rates)
 	if (!oracle_ready("4 (counter rates)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(4);
+	orng_seed(4);
 	for (unsigned r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
 		struct aorun_tally t;
 		struct aorun_clock c = real_clock();
 
 		c.mult = rates[r].mult;
 		c.shift = rates[r].shift;
-		c.nsec = aorun_below(1000000000u) << c.shift;
+		c.nsec = orng_below(1000000000u) << c.shift;
 		aorun_set_clock(0, FR_MODE_COUNTER, &c);
 		aorun_begin(&t, names[r], AORUN_COMPUTE);
 		aorun_one(&t, c.cycle_last);
 		for (unsigned i = 0; i < AORUN_N; i++)
-			aorun_one(&t, c.cycle_last + aorun_below(1ULL << 40));
+			aorun_one(&t, c.cycle_last + orng_below(1ULL << 40));
 		ok &= aorun_end(&t);
 	}
 	aorun_reset_pages();
@@ -208,7 +210,7 @@ START_TEST(regime5_modes)
 	if (!oracle_ready("5 (clock modes)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(5);
+	orng_seed(5);
 	aorun_begin(&t, "5a mode ARCHTIMER_NOCOMPAT, every kind", AORUN_COMPUTE);
 	for (unsigned i = 0; i < AORUN_N; i++) {
 		c = random_clock();
@@ -232,8 +234,8 @@ END_TEST
 /* A time-namespace offset: sec within +-2^40, nsec mostly normalised (as the kernel keeps it). */
 static void offset(uint64_t *sec, uint64_t *nsec)
 {
-	*sec = aorun_below(2) ? aorun_mag(40) : -aorun_mag(40);
-	*nsec = aorun_below(8) ? aorun_below(1000000000u) : aorun_rand();
+	*sec = orng_below(2) ? orng_mag(40) : -orng_mag(40);
+	*nsec = orng_below(8) ? orng_below(1000000000u) : orng_rand();
 }
 
 START_TEST(regime6_time_namespace)
@@ -246,7 +248,7 @@ START_TEST(regime6_time_namespace)
 	if (!oracle_ready("6 (synthetic time namespace)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(6);
+	orng_seed(6);
 	aorun_set_timens(100000, 123456789);
 	c = real_clock();
 	aorun_set_clock(aorun_timens_page(), FR_MODE_COUNTER, &c);
@@ -268,27 +270,7 @@ START_TEST(regime6_time_namespace)
 }
 END_TEST
 
-/* Regime 7: the data page's seq moves by 2 (and cycle_last with it) at the first counter read. */
-static uint8_t *seq_entry;
-static uint64_t seq_last[2];
-static uint32_t seq_base;
-
-static void seq_before(void)
-{
-	memcpy(seq_entry + FR_OFF_SEQ, &seq_base, 4);
-	memcpy(seq_entry + FR_OFF_CYCLE_LAST, &seq_last[0], 8);
-}
-
-static void seq_on_read(unsigned n)
-{
-	if (n == 0) {
-		uint32_t seq = seq_base + 2;
-
-		memcpy(seq_entry + FR_OFF_CYCLE_LAST, &seq_last[1], 8);
-		memcpy(seq_entry + FR_OFF_SEQ, &seq, 4);
-	}
-}
-
+/* Regime 7: oseq.h's writer (seq + 2 at the counter read), then the live page. */
 START_TEST(regime7_seq_and_live)
 {
 	struct aorun_tally t;
@@ -298,20 +280,18 @@ START_TEST(regime7_seq_and_live)
 	if (!oracle_ready("7 (seq bump, live page)"))
 		return;
 	aorun_reset_pages();
-	aorun_seed(7);
+	orng_seed(7);
 	c = real_clock();
 	aorun_set_clock(0, FR_MODE_COUNTER, &c);
 	/* A writer finishes an update at the counter read (seq + 2, new cycle_last): both read again. */
 	aorun_begin(&t, "7a seq bumped at the counter read", AORUN_COMPUTE);
 	t.reads = 2;
-	seq_entry = aorun_entry(0);
-	memcpy(&seq_base, seq_entry + FR_OFF_SEQ, 4);
-	seq_base &= ~1u;
-	aorun_set_hooks(seq_before, seq_on_read);
+	oseq_arm(aorun_entry(0), oe_get32(aorun_entry(0) + FR_OFF_SEQ) & ~1u);
+	aorun_set_hooks(oseq_before, oseq_on_read);
 	for (unsigned i = 0; i < AORUN_N; i++) {
-		seq_last[0] = c.cycle_last;
-		seq_last[1] = c.cycle_last + aorun_below(1ULL << 30);
-		aorun_one2(&t, c.cycle_last + aorun_below(1ULL << 32), seq_last[1] + aorun_below(1ULL << 32));
+		uint64_t after = oseq_next(c.cycle_last);
+
+		aorun_one2(&t, c.cycle_last + orng_below(1ULL << 32), after + orng_below(1ULL << 32));
 	}
 	aorun_set_hooks(NULL, NULL);
 	ok &= aorun_end(&t);
@@ -323,7 +303,7 @@ START_TEST(regime7_seq_and_live)
 		aorun_begin(&t, "7b live snapshot, counter = now + [0, 2^33)", AORUN_COMPUTE);
 		for (unsigned i = 0; i < AORUN_N; i++) {
 			__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(now));
-			aorun_one(&t, now + aorun_below(1ULL << 33));
+			aorun_one(&t, now + orng_below(1ULL << 33));
 		}
 		ok &= aorun_end(&t);
 	} else {
@@ -337,7 +317,7 @@ START_TEST(regime7_seq_and_live)
 		aorun_begin(&t, "7c live namespace page, counter = now + [0, 2^33)", AORUN_COMPUTE);
 		for (unsigned i = 0; i < AORUN_N; i++) {
 			__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(now));
-			aorun_one(&t, now + aorun_below(1ULL << 33));
+			aorun_one(&t, now + orng_below(1ULL << 33));
 		}
 		ok &= aorun_end(&t);
 	}
