@@ -80,9 +80,12 @@ CALIB_SUITES=e2e_calib
 # call's instructions by single-stepping it and checks that the library's reads are its own.
 A64_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
 A64_TIMENS_SUITES=${TIMENS_SUITES/e2e_path/e2e_steps}
+# One configuration also runs the suites of the host-facing guarantees (loader, syscall() and
+# its register spy, statistics, vfork, seccomp, unloading, the vDSO's identity, plugins, dlerror).
+A64_HOST_SUITES=$A64_ACTIVE_SUITES,e2e_host,e2e_syscall,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
 CONFIGS_aarch64=(
 	"archtimer-6.1|6.1||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
-	"archtimer-6.12|6.12||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-6.12|6.12||$A64_CS|active|$A64_HOST_SUITES|0|$A64_CPU|2"
 	"timens-6.12|6.12||$A64_CS|active|$A64_TIMENS_SUITES|$TIMENS_OFFSET|$A64_CPU|2"
 	"archtimer-7.2|7.2||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
 	"archtimer-7.3|7.3||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"

@@ -38,7 +38,7 @@
  */
 
 #define MANIFEST "/matrix/manifest"
-#define MAX_ENV 64
+#define MAX_ENV 256
 #define MAX_SUITES 32
 #define LINE_MAX_LEN 1024
 #define CLOCKSOURCE_WAIT_S 30
@@ -117,6 +117,11 @@ static int read_manifest(void)
 			snprintf(env_store[nenv], LINE_MAX_LEN, "%s", line + 4);
 			child_env[nenv] = env_store[nenv];
 			nenv++;
+		} else if (strncmp(line, "env ", 4) == 0) {
+			/* Never dropped in silence: the suites that need it would fail for no visible reason. */
+			say("error: more than %d env lines in %s", MAX_ENV, MANIFEST);
+			fclose(f);
+			return -1;
 		} else if (strncmp(line, "suite ", 6) == 0 && nsuites < MAX_SUITES) {
 			struct suite *s = &suites[nsuites];
 			char *sp = strchr(line + 6, ' ');
