@@ -212,7 +212,11 @@ START_TEST(disabled_line_names_kernel)
 }
 END_TEST
 
-/* FASTRAW_STATS=1: one line at exit; every sandwiched RAW call counted as served by the fast path. */
+/*
+ * FASTRAW_STATS=1: one line at exit; every sandwiched RAW call counted, served by the fast path
+ * but for the rare call whose seqcount stays odd past the bounded retries (a writer preempted
+ * on the other vCPU, seen once in an arm64 guest under emulation), which passes through.
+ */
 START_TEST(stats_line_at_exit)
 {
 	struct e2e_result r;
@@ -224,8 +228,8 @@ START_TEST(stats_line_at_exit)
 	line = e2e_lib_line(r.err, "stats: ");
 	ck_assert_msg(line && sscanf(e2e_lib_text(line), "stats: MONOTONIC_RAW fast=%llu passthrough=%llu", &fast,
 				     &pass) == 2, "stderr:\n%.*s", E2E_SHOWN, r.err);
-	ck_assert_uint_ge(fast, 200000);
-	ck_assert_uint_eq(pass, 0);
+	ck_assert_uint_ge(fast + pass, 200000);
+	ck_assert_msg(pass <= (fast + pass) / 10000, "fast=%llu passthrough=%llu", fast, pass);
 	e2e_result_free(&r);
 }
 END_TEST
