@@ -17,6 +17,37 @@
 #define TWO32 4294967296.0L
 
 /* The eligibility rule with x86's words: the "tsc" clocksource, tsc_reliable, tsc=unstable, CPUID's invariant bit. */
+/* One eligibility case: the CPU's invariance, the clocksources, /proc/cpuinfo, the verdict. */
+struct elig_case {
+	int invariant;
+	const char *cs, *ci;
+	int eligible;
+};
+
+/*
+ * Each case's verdict, and for a refusal that the reason names the failing half of the rule:
+ * "not invariant" and not_invariant_word for the counter, untrusted_word for the kernel's trust.
+ */
+static void check_cases(const struct elig_case *cases, size_t n, const char *not_invariant_word,
+			const char *untrusted_word)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
+		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
+
+		if (cases[i].eligible) {
+			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
+			continue;
+		}
+		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
+		if (!cases[i].invariant)
+			ck_assert_msg(strstr(why, "not invariant") && strstr(why, not_invariant_word), "case %zu: %s",
+				      i, why);
+		else
+			ck_assert_msg(strstr(why, untrusted_word), "case %zu: %s", i, why);
+	}
+}
+
 #if defined(__x86_64__)
 START_TEST(eligibility_table)
 {
@@ -38,11 +69,7 @@ START_TEST(eligibility_table)
 	static const char ci_model[] = "processor\t: 0\nmodel name\t: tsc_reliable\nflags\t\t: fpu\n";
 	static const char ci_no_newline[] = "processor\t: 0\nflags\t\t: fpu tsc_reliable";
 	static const char ci_leading_blank[] = "\n\nprocessor\t: 0\nflags\t\t:\ttsc_reliable\tfpu\n";
-	static const struct {
-		int invariant;
-		const char *cs, *ci;
-		int eligible;
-	} cases[] = {
+	static const struct elig_case cases[] = {
 		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0 },
 		{ 1, "tsc hpet acpi_pm \n", NULL, 1 },
 		{ 1, "kvm-clock tsc hpet", NULL, 1 },
@@ -69,21 +96,7 @@ START_TEST(eligibility_table)
 		{ 0, NULL, NULL, 0 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
-		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
-
-		if (cases[i].eligible) {
-			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
-			continue;
-		}
-		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
-		/* The reason names the failing half of the rule. */
-		if (!cases[i].invariant)
-			ck_assert_msg(strstr(why, "not invariant") && strstr(why, "0x80000007"), "case %zu: %s", i, why);
-		else
-			ck_assert_msg(strstr(why, "does not trust the TSC"), "case %zu: %s", i, why);
-	}
+	check_cases(cases, sizeof(cases) / sizeof(cases[0]), "0x80000007", "does not trust the TSC");
 	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "tsc", ci_reliable, NULL));
 }
 END_TEST
@@ -119,11 +132,7 @@ START_TEST(eligibility_table)
 	static const char ci_x86[] = "processor\t: 0\nflags\t\t: fpu tsc constant_tsc tsc_reliable nonstop_tsc\n\n";
 	static const char ci_arm[] = "processor\t: 0\nBogoMIPS\t: 125.00\nFeatures\t: fp asimd evtstrm ecv\n\n";
 	static const char ci_placeholder[] = "processor\t: 0\nflags\t\t: " FR_ARCH_CPUINFO_RELIABLE "\n";
-	static const struct {
-		int invariant;
-		const char *cs, *ci;
-		int eligible;
-	} cases[] = {
+	static const struct elig_case cases[] = {
 		{ 0, "arch_sys_counter\n", ci_arm, 0 },
 		{ 1, "arch_sys_counter\n", NULL, 1 },
 		{ 1, "arch_sys_counter \n", ci_arm, 1 },
@@ -141,20 +150,7 @@ START_TEST(eligibility_table)
 		{ 1, NULL, ci_placeholder, 0 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
-		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
-
-		if (cases[i].eligible) {
-			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
-			continue;
-		}
-		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
-		if (!cases[i].invariant)
-			ck_assert_msg(strstr(why, "not invariant"), "case %zu: %s", i, why);
-		else
-			ck_assert_msg(strstr(why, "arch_sys_counter"), "case %zu: %s", i, why);
-	}
+	check_cases(cases, sizeof(cases) / sizeof(cases[0]), "not invariant", "arch_sys_counter");
 	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "arch_sys_counter", NULL, NULL));
 }
 END_TEST
