@@ -17,7 +17,7 @@ static int own_impl(void)
 
 typedef int (*own_fn_t)(void);
 
-static own_fn_t own_resolve(void)
+__attribute__((used)) static own_fn_t own_resolve(void)
 {
 	if (!own.done)
 		early_record(&own);

@@ -17,7 +17,7 @@ void fr_arch_cpu_name(struct fr_cpu_name *out)
 		memcpy(out->vendor + 4, &d, 4);
 		memcpy(out->vendor + 8, &c, 4);
 	}
-	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
+	if ((unsigned)__get_cpuid_max(0x80000000u, NULL) < 0x80000004u)
 		return;
 	for (unsigned i = 0; i < 3; i++)
 		__get_cpuid(0x80000002u + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
