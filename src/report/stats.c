@@ -99,6 +99,12 @@ static int raw_counting(struct timespec *ts)
 	return raw_target(ts);
 }
 
+/* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
+static long stat_fd2(struct stat *st)
+{
+	return fr_sys3(SYS_fstat, 2, (long)st, 0);
+}
+
 /* Where the kernel cannot wipe the slots in a fork child (before 4.14), the child does. */
 static void forget_parent_counts(void)
 {
@@ -112,8 +118,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
-		/* The system call itself: libc's fstat is GLIBC_2.33, past the floor of 2.17. */
-		if (fr_sys3(SYS_fstat, 2, (long)&st, 0) == 0) {
+		if (stat_fd2(&st) == 0) {
 			err_dev = st.st_dev;
 			err_ino = st.st_ino;
 			err_open = 1;
@@ -180,7 +185,7 @@ int fr_stats_stderr_unchanged(void)
 {
 	struct stat st;
 
-	return err_open && fstat(2, &st) == 0 && st.st_dev == err_dev && st.st_ino == err_ino;
+	return err_open && stat_fd2(&st) == 0 && st.st_dev == err_dev && st.st_ino == err_ino;
 }
 
 static void __attribute__((destructor)) report_at_exit(void)
