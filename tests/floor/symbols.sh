@@ -104,12 +104,15 @@ SRC
 cat >"$T/main.c" <<'SRC'
 int main(void) { return 0; }
 SRC
-"$CC" -shared -fPIC -o "$T/libfake.so" "$T/fake.c" -Wl,--version-script="$T/fake.map" &&
+if ! { "$CC" -shared -fPIC -o "$T/libfake.so" "$T/fake.c" -Wl,--version-script="$T/fake.map" &&
 	"$CC" -shared -fPIC -o "$T/new.so" "$T/new.c" -L"$T" -lfake &&
 	"$CC" -shared -fPIC -o "$T/old.so" "$T/old.c" -L"$T" -lfake &&
 	"$CC" -shared -fPIC -o "$T/fstat.so" "$T/fstat.c" &&
 	"$CC" -shared -fPIC -nostdlib -o "$T/none.so" "$T/none.c" &&
-	"$CC" -o "$T/dynamic" "$T/main.c" || fail "$CC cannot build the probes"
+	"$CC" -o "$T/dynamic" "$T/main.c"; }; then
+	fail "$CC cannot build the probes"
+	finish
+fi
 
 expect_fail "new (GLIBC_2.99)" "fr_fake_new@GLIBC_2.99" floor_dynamic "$T/new.so"
 expect_fail "none (no glibc symbol)" "no versioned glibc symbol" floor_dynamic "$T/none.so"
