@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# The userlands libfastraw serves (label userland): the glibc floor of the library and the launcher
+# (GLIBC_2.17), and the e2e probes built against Debian 11's glibc 2.31 and run under its loader.
+include(CheckCSourceCompiles)
+check_c_source_compiles("#include <features.h>
+#ifndef __GLIBC__
+#error not glibc
+#endif
+int main(void) { return 0; }" FR_LIBC_IS_GLIBC)
+get_property(fr_launcher_static GLOBAL PROPERTY FASTRAW_LAUNCHER_STATIC)
+if(NOT CMAKE_OBJDUMP)
+  set(CMAKE_OBJDUMP objdump)
+endif()
+if(NOT CMAKE_READELF)
+  set(CMAKE_READELF readelf)
+endif()
+
+# Both are about glibc's symbol versions: not for a build against another C library. A sanitizer
+# build links its runtime into everything: the floor is a property of a plain build.
+if(FR_LIBC_IS_GLIBC AND NOT FASTRAW_SANITIZE)
+  fr_add_script_test(floor_symbols LABELS userland SKIP TIMEOUT 60
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/floor/symbols.sh
+            $<TARGET_FILE:fastraw> $<TARGET_FILE:fastraw-launcher> ${fr_launcher_static}
+    ENV CC=${CMAKE_C_COMPILER} OBJDUMP=${CMAKE_OBJDUMP} READELF=${CMAKE_READELF})
+  # The probes are built here and run on this machine: a native build only. The first run
+  # downloads bullseye's libc6, libc6-dev and linux-libc-dev (about 7 MB) into the matrix cache.
+  if(NOT CMAKE_CROSSCOMPILING)
+    fr_add_script_test(oldglibc_e2e LABELS userland SKIP TIMEOUT 300
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/floor/oldglibc_e2e.sh
+      ENV FR_SOURCE_DIR=${PROJECT_SOURCE_DIR}
+          FASTRAW_LIB=$<TARGET_FILE:fastraw>
+          FR_LAUNCHER=$<TARGET_FILE:fastraw-launcher>
+          CC=${CMAKE_C_COMPILER}
+          FR_DEB_ARCH=${FR_ARCH_DEB}
+          OBJDUMP=${CMAKE_OBJDUMP}
+          READELF=${CMAKE_READELF}
+          FR_SUITE_BRACKET=$<TARGET_FILE:test_e2e_bracket>
+          FR_SUITE_CLOCKS=$<TARGET_FILE:test_e2e_clocks>
+          FR_SUITE_LOOKUP=$<TARGET_FILE:test_e2e_lookup>)
+  endif()
+endif()
