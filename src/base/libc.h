@@ -18,4 +18,17 @@
 #define FR_LIBC_GLIBC 0
 #endif
 
+/*
+ * The TLS model of the library's thread-locals. Initial-exec under glibc: one %fs-relative load,
+ * and glibc's loader keeps room in static TLS for an object dlopen'd later. musl's loader refuses
+ * initial-exec TLS in a dlopen'd object (the dlopen fails), so there the general model, whose
+ * __tls_get_addr only indexes the thread's vector: musl sets up every module's TLS at dlopen
+ * and pthread_create, so the access allocates nothing and is safe in a signal handler.
+ */
+#if FR_LIBC_GLIBC
+#define FR_TLS_MODEL "initial-exec"
+#else
+#define FR_TLS_MODEL "global-dynamic"
+#endif
+
 #endif
