@@ -64,15 +64,24 @@ needed=$(readelf -dW "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' '
 say "built $lib: needs $needed, no IRELATIVE"
 
 # The probes, each named after its CMake target so that the library's lines name it the same.
+# musl-gcc's include path has no kernel headers; the seccomp probe (efault) needs linux/ and asm/,
+# which come from the machine's linux-libc-dev alone (a folder of links to those three), never
+# with glibc's headers beside them.
 probes=$BUILD/probes
-mkdir -p "$probes"
-cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/e2e" -I"$ROOT/src")
+kh=$BUILD/kernel-headers
+mkdir -p "$probes" "$kh"
+for d in /usr/include/linux /usr/include/asm-generic "/usr/include/$ARCH-linux-gnu/asm"; do
+	[ -d "$d" ] || fail "no $d: the kernel's headers (linux-libc-dev) are needed for the probes"
+	ln -sfn "$d" "$kh/$(basename "$d")"
+done
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/e2e" -I"$ROOT/src"
+	-isystem "$kh")
 probe() {
 	local name=$1
 	local -a src=()
 	shift
 	case $name in
-	sys) src=("$ROOT/tests/e2e/callregs.c" "$ROOT/tests/e2e/callregs_$ARCH.c") ;;
+	sys | efault | regspy) src=("$ROOT/tests/e2e/callregs.c" "$ROOT/tests/e2e/callregs_$ARCH.c") ;;
 	api) src=(-I"$ROOT/include" "$lib" -Wl,-rpath,"$BUILD") ;;
 	musl_lookup) src=("$ROOT/tests/e2e/elfwalk.c") ;;
 	ctor) src=(-L"$probes" -le2e_ctor -Wl,-rpath,"$probes") ;;
@@ -82,15 +91,18 @@ probe() {
 	musl-gcc "${cflags[@]}" -o "$probes/e2e_probe_$name" "$file" "${src[@]}" -lpthread >>"$log" 2>&1 ||
 		fail "cannot build the probe $name with musl-gcc (log: $log)"
 }
-musl-gcc "${cflags[@]}" -shared -fPIC -o "$probes/libe2e_ctor.so" "$ROOT/tests/e2e/ctor_lib.c" >>"$log" 2>&1 ||
-	fail "cannot build libe2e_ctor.so with musl-gcc (log: $log)"
+# The libraries probes link (ctor) or suites preload after ours (e2e_syscall's register spy).
+for l in ctor spy; do
+	musl-gcc "${cflags[@]}" -shared -fPIC -o "$probes/libe2e_$l.so" "$ROOT/tests/e2e/${l}_lib.c" >>"$log" 2>&1 ||
+		fail "cannot build libe2e_$l.so with musl-gcc (log: $log)"
+done
 
 # Each suite with its probes.
 failed=()
 for spec in "$@"; do
 	suite=${spec%%:*}
 	# musl runs no executable's preinit array (DT_PREINIT_ARRAY): those cases cannot apply.
-	env=(FASTRAW_LIB="$lib" CK_EXCLUDE_TAGS=preinit)
+	env=(FASTRAW_LIB="$lib" CK_EXCLUDE_TAGS=preinit FR_SPY_LIB="$probes/libe2e_spy.so")
 	IFS=, read -r -a names <<<"${spec#*:}"
 	for p in "${names[@]}"; do
 		[ -x "$probes/e2e_probe_$p" ] || probe "$p"
