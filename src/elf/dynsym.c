@@ -86,7 +86,9 @@ int fr_is_libc_clock_gettime(const void *p)
 {
 	int saved = errno, is;
 
-	is = p == fr_libc_sym("clock_gettime", FR_LIBC_GLIBC ? "GLIBC_2.17" : NULL) || p == fr_libc_sym("__clock_gettime", NULL);
+	/* musl has no symbol versions: its one clock_gettime. */
+	is = p == fr_libc_sym("clock_gettime", FR_LIBC_GLIBC ? "GLIBC_2.17" : NULL) ||
+	     p == fr_libc_sym("__clock_gettime", NULL);
 	errno = saved;
 	return is;
 }
