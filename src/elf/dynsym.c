@@ -32,7 +32,7 @@ int fr_libc_tables(struct fr_elfsyms *out)
 	const struct r_debug *r = fr_rdebug();
 
 	for (const struct link_map *m = r ? r->r_map : NULL; m; m = m->l_next)
-		if (m->l_name && fr_path_is(m->l_name, "libc.so.6"))
+		if (fr_is_libc(m->l_name, m->l_addr))
 			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, fr_loader_relocated_dynamic(m->l_addr, PF_W),
 						       out);
 	return -1;
@@ -86,7 +86,9 @@ int fr_is_libc_clock_gettime(const void *p)
 {
 	int saved = errno, is;
 
-	is = p == fr_libc_sym("clock_gettime", "GLIBC_2.17") || p == fr_libc_sym("__clock_gettime", NULL);
+	/* musl has no symbol versions: its one clock_gettime. */
+	is = p == fr_libc_sym("clock_gettime", FR_LIBC_GLIBC ? "GLIBC_2.17" : NULL) ||
+	     p == fr_libc_sym("__clock_gettime", NULL);
 	errno = saved;
 	return is;
 }

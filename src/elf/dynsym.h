@@ -4,7 +4,10 @@
 #define FR_DYNSYM_H
 
 #include <link.h>
+#include <stdint.h>
 
+#include "base/libc.h"
+#include "elf/early.h"
 #include "elf/elfsym.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
@@ -12,6 +15,25 @@
 
 /* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
 int fr_path_is(const char *path, const char *base);
+
+/*
+ * Whether an object of the loader's list (its name and load bias) is libc. glibc's is libc.so.6 by
+ * name. musl's libc.so is its dynamic linker too, named by the program's PT_INTERP or by however
+ * it was started (ld-musl-x86_64.so.1, libc.so, a copy's path), so it is known by its load bias,
+ * which the loader's r_debug gives (r_ldbase).
+ */
+static inline int fr_is_libc(const char *name, uintptr_t bias)
+{
+#if FR_LIBC_GLIBC
+	(void)bias;
+	return name && fr_path_is(name, "libc.so.6");
+#else
+	const struct r_debug *r = fr_rdebug();
+
+	(void)name;
+	return r && bias == r->r_ldbase;
+#endif
+}
 
 /*
  * Fills out with libc's dynamic tables (libc.so.6, from the loader's link_map list, read without

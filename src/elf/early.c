@@ -10,6 +10,7 @@
 
 #include "elf/elfsym.h"
 #include "arch/arch.h"
+#include "base/libc.h"
 #include "proc/readable.h"
 
 void *const fr_self_ref = (void *)&fr_self_ref;
@@ -50,6 +51,7 @@ static unsigned long auxv_get(const unsigned long *v, long bytes, unsigned long 
 	return 0;
 }
 
+#if FR_LIBC_GLIBC
 /*
  * ld.so's _r_debug, from its ELF image at AT_BASE. The kernel gives AT_BASE as the interpreter's
  * load bias, which is where its ELF header lies when it is linked at 0, as every glibc's is: the
@@ -103,6 +105,58 @@ const struct r_debug *fr_rdebug(void)
 	early = from_interpreter(base);
 	return early;
 }
+#else
+/*
+ * musl's dynamic linker (libc.so itself) has no _r_debug. It exports the address of its debug
+ * struct, laid out as struct r_debug, as _dl_debug_addr (weak here: not a promise of its ABI),
+ * and writes the same address into the program's DT_DEBUG entry, as debuggers expect.
+ */
+extern struct r_debug *_dl_debug_addr __attribute__((weak));
+
+/* The program's DT_DEBUG value, from its program headers (AT_PHDR, AT_PHNUM); NULL if none. */
+static const struct r_debug *from_program(void)
+{
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)fr_early_auxval(AT_PHDR);
+	unsigned long phnum = fr_early_auxval(AT_PHNUM);
+	uintptr_t bias = 0;
+	const ElfW(Dyn) *dyn = NULL;
+
+	if (!ph)
+		return NULL;
+	for (unsigned long i = 0; i < phnum; i++)
+		if (ph[i].p_type == PT_PHDR)
+			bias = (uintptr_t)ph - ph[i].p_vaddr;
+	for (unsigned long i = 0; i < phnum; i++)
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(bias + ph[i].p_vaddr);
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
+		if (dyn->d_tag == DT_DEBUG)
+			return (const struct r_debug *)dyn->d_un.d_ptr;
+	return NULL;
+}
+
+/* Racers compute the same pointer: publishing twice is harmless. */
+static const struct r_debug *found;
+
+/*
+ * musl relocates every object before it runs any code of theirs (it has no IFUNC), so nothing
+ * reaches this before our relocation; if something did, there would be no list to give.
+ */
+const struct r_debug *fr_rdebug(void)
+{
+	const struct r_debug *r;
+
+	if (!fr_relocated())
+		return NULL;
+	r = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+	if (r)
+		return r;
+	r = &_dl_debug_addr && _dl_debug_addr ? _dl_debug_addr : from_program();
+	if (r)
+		__atomic_store_n(&found, r, __ATOMIC_RELEASE);
+	return r;
+}
+#endif
 
 unsigned long fr_early_auxval(unsigned long type)
 {

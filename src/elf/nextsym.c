@@ -42,7 +42,7 @@ int fr_phdr_is_self(const struct dl_phdr_info *info)
 
 int fr_phdr_is_libc(const struct dl_phdr_info *info)
 {
-	return info->dlpi_name && fr_path_is(info->dlpi_name, "libc.so.6");
+	return fr_is_libc(info->dlpi_name, info->dlpi_addr);
 }
 
 int fr_phdr_is_vdso(const struct dl_phdr_info *info)

@@ -42,7 +42,7 @@ int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr);
 /* Whether this dl_iterate_phdr entry is this object itself (it holds our own code). */
 int fr_phdr_is_self(const struct dl_phdr_info *info);
 
-/* Whether this entry is libc (file name libc.so.6), or the vDSO (linux-vdso.so.1). */
+/* Whether this entry is libc (elf/dynsym.h, fr_is_libc), or the vDSO (linux-vdso.so.1). */
 int fr_phdr_is_libc(const struct dl_phdr_info *info);
 int fr_phdr_is_vdso(const struct dl_phdr_info *info);
 

@@ -5,6 +5,7 @@
 
 #include <link.h>
 
+#include "base/libc.h"
 #include "elf/dynsym.h"
 #include "elf/nextsym.h"
 
@@ -132,7 +133,7 @@ static int defined_between(const struct fr_elfsyms *from, const char *name)
 static void *first_clock_cache;
 
 /* Set while this thread is inside the first copy's clock_gettime on this copy's behalf. */
-static __thread int forwarding __attribute__((tls_model("initial-exec")));
+static __thread int forwarding __attribute__((tls_model(FR_TLS_MODEL)));
 
 int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 {

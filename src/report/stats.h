@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/access.h"
+#include "base/libc.h"
 #include "arch/arch.h"
 #include "base/clockfn.h"
 #include "report/log.h"
@@ -40,11 +41,12 @@ struct fr_stats_slot {
 } __attribute__((aligned(128)));
 
 /*
- * This thread's slot, NULL until its first counted call. Initial-exec: one %fs-relative load.
+ * This thread's slot, NULL until its first counted call. Initial-exec under glibc: one
+ * %fs-relative load (FR_TLS_MODEL, base/libc.h).
  * The pointer lives in TLS, the counts do not: they outlive the thread.
  */
 extern __thread struct fr_stats_slot *fr_stats_mine
-	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+	__attribute__((tls_model(FR_TLS_MODEL), visibility("hidden")));
 
 /*
  * One instruction (fr_arch_inc64): a signal handler that counts on this thread runs before or

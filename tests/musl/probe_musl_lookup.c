@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* Probe, built with musl-gcc: the lookups musl has (dlsym, getauxval and a parse of AT_SYSINFO_EHDR) lead to the library, dlvsym stays absent, other lookups stay musl's. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#include "arch/arch.h"
+#include "elfwalk.h"
+#include "probe.h"
+
+#define SAMPLES 20000
+#define SENTINEL 4321
+
+static struct e2e_tally tally;
+static int conv_failures, auxv_failures;
+/* Whether a NULL timespec is tried: musl's own clock_gettime writes through it (SIGSEGV). */
+static int try_null = 1;
+
+static const char *where(const void *p)
+{
+	Dl_info info;
+
+	if (!p || !dladdr(p, &info) || !info.dli_fname)
+		return "?";
+	return info.dli_fname;
+}
+
+/* Reads RAW through p bracketed by the kernel, SAMPLES times, and says where p lives. */
+static void check_raw(const char *key, void *p)
+{
+	struct e2e_tally t = { 0 };
+
+	printf("served_%s=%s\n", key, where(p));
+	if (!p)
+		return;
+	for (int i = 0; i < SAMPLES; i++)
+		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
+	e2e_tally_add(&tally, &t);
+}
+
+/* libc's calling convention: -1 and errno for a NULL timespec and for an unknown clock id. */
+static void check_libc_convention(const char *key, void *p)
+{
+	e2e_clock_fn fn = (e2e_clock_fn)p;
+	struct timespec ts;
+	int ok;
+
+	check_raw(key, p);
+	if (!fn)
+		return;
+	errno = 0;
+	ok = !try_null || (fn(CLOCK_MONOTONIC_RAW, NULL) == -1 && errno == EFAULT);
+	errno = 0;
+	ok = ok && fn(12345, &ts) == -1 && errno == EINVAL;
+	if (!ok) {
+		conv_failures++;
+		printf("FAIL %s: not libc's calling convention\n", key);
+	}
+}
+
+/* The vDSO's calling convention: 0 or -errno returned, errno never touched. */
+static void check_vdso_convention(const char *key, void *p)
+{
+	e2e_clock_fn fn = (e2e_clock_fn)p;
+	struct timespec ts;
+	int ok;
+
+	check_raw(key, p);
+	if (!fn)
+		return;
+	errno = SENTINEL;
+	ok = fn(12345, &ts) == -EINVAL && errno == SENTINEL;
+	ok = ok && fn(CLOCK_MONOTONIC, &ts) == 0 && errno == SENTINEL;
+	if (!ok) {
+		conv_failures++;
+		printf("FAIL %s: not the vDSO's calling convention\n", key);
+	}
+}
+
+/* AT_type as the kernel put it in /proc/self/auxv, or 0. */
+static unsigned long kernel_auxv(unsigned long type)
+{
+	unsigned long pair[2], v = 0;
+	FILE *f = fopen("/proc/self/auxv", "rb");
+
+	while (f && fread(pair, sizeof(pair), 1, f) == 1 && pair[0] != AT_NULL)
+		if (pair[0] == type)
+			v = pair[1];
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* The image getauxval gives, parsed with the tests' own reader: both tables lead to one function. */
+static void check_parsed(void)
+{
+	unsigned long ehdr = getauxval(AT_SYSINFO_EHDR);
+	const char *why = NULL;
+	struct elfwalk w;
+
+	printf("ehdr_is_real=%d\n", ehdr == kernel_auxv(AT_SYSINFO_EHDR));
+	if (!ehdr || elfwalk_open((const void *)ehdr, &w, &why) != 0) {
+		printf("walk=%s\n", why ? why : "no AT_SYSINFO_EHDR");
+		return;
+	}
+	printf("walk=ok\n");
+	for (int gnu = 0; gnu <= 1; gnu++)
+		if (gnu ? w.gnu != NULL : w.sysv != NULL)
+			check_vdso_convention(gnu ? "parsed_gnu" : "parsed_sysv",
+					      elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION));
+}
+
+/* Other names and other auxiliary-vector types are musl's, unchanged. */
+static void check_unchanged(void *libc)
+{
+	static const unsigned long types[] = { AT_PAGESZ, AT_RANDOM, AT_SECURE, AT_PHDR, AT_BASE };
+
+	printf("getpid_same=%d\n", dlsym(RTLD_DEFAULT, "getpid") == dlsym(libc, "getpid"));
+	printf("getpid_from=%s\n", where(dlsym(RTLD_DEFAULT, "getpid")));
+	printf("libc_is=%s\n", where(dlsym(libc, "getpid")));
+	dlerror();
+	printf("missing_null=%d\n", dlsym(RTLD_DEFAULT, "fastraw_no_such_symbol") == NULL);
+	printf("missing_dlerror=%d\n", dlerror() != NULL);
+	/* musl has no dlvsym: a lookup of it finds nothing, with us or without. */
+	printf("dlvsym_default_null=%d\n", dlsym(RTLD_DEFAULT, "dlvsym") == NULL);
+	printf("dlvsym_next_null=%d\n", dlsym(RTLD_NEXT, "dlvsym") == NULL);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (getauxval(types[i]) != kernel_auxv(types[i])) {
+			auxv_failures++;
+			printf("FAIL getauxval(%lu)\n", types[i]);
+		}
+	errno = 0;
+	if (getauxval(12345) != 0 || errno != ENOENT) {
+		auxv_failures++;
+		printf("FAIL getauxval of a missing type\n");
+	}
+}
+
+/* probe_musl_lookup [--no-null]: --no-null for a run without the library. */
+int main(int argc, char **argv)
+{
+	/* musl's loader knows itself by this name, whatever its file is called. */
+	void *libc = dlopen("libc.so", RTLD_LAZY | RTLD_NOLOAD);
+
+	try_null = !(argc > 1 && strcmp(argv[1], "--no-null") == 0);
+
+	if (!libc) {
+		printf("setup failed: no handle of libc.so\n");
+		return 2;
+	}
+	check_libc_convention("default", dlsym(RTLD_DEFAULT, "clock_gettime"));
+	check_libc_convention("next", dlsym(RTLD_NEXT, "clock_gettime"));
+	check_libc_convention("handle", dlsym(libc, "clock_gettime"));
+	check_libc_convention("direct", (void *)clock_gettime);
+	check_parsed();
+	check_unchanged(libc);
+	e2e_tally_print("", &tally);
+	printf("conv_failures=%d\nauxv_failures=%d\n", conv_failures, auxv_failures);
+	return 0;
+}
