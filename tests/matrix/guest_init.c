@@ -30,7 +30,7 @@
  *   FR_MATRIX_CLOCKSOURCE  wait until this is the current clocksource before starting;
  *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
  *                          CLOCK_MONOTONIC offset in seconds;
- *   FR_E2E_EXPECT          passed on to the suites (active or passthrough).
+ *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough).
  * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
  * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
  * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
@@ -51,7 +51,7 @@ struct suite {
 };
 
 static char env_store[MAX_ENV][LINE_MAX_LEN];
-static char *child_env[MAX_ENV + 12]; /* the manifest's, pass_on's 8 and the multiplier */
+static char *child_env[MAX_ENV + 12]; /* the manifest's, pass_on's 8, the multiplier and the exclusion */
 static struct suite suites[MAX_SUITES];
 static int nsuites, nenv;
 
@@ -297,6 +297,21 @@ static void report_library(void)
 			;
 }
 
+/*
+ * A kernel without time namespaces (before 5.6): the suites' cases tagged "timens" are left out
+ * (Check's CK_EXCLUDE_TAGS), and the console says so; nothing else is skipped.
+ */
+static void exclude_timens_cases(void)
+{
+	static char exclude[] = "CK_EXCLUDE_TAGS=timens";
+
+	if (access("/proc/self/ns/time", F_OK) == 0)
+		return;
+	child_env[nenv++] = exclude;
+	child_env[nenv] = NULL;
+	say("no time namespaces on this kernel: the suites' timens cases are left out");
+}
+
 static void report_machine(void)
 {
 	char cs[64], cpu[96];
@@ -349,6 +364,7 @@ int main(void)
 	pass_on("FR_E2E_EXPECT");
 	pass_on("PATH");
 	report_machine();
+	exclude_timens_cases();
 	scale_timeouts();
 	if (tns && atol(tns) != 0) {
 		if (enter_timens(atol(tns)) != 0) {
