@@ -12,7 +12,10 @@
 # configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
 # arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
 # nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
-# aarch64/kernels; default ~/.cache/fastraw-matrix). -j runs that many guests
+# aarch64/kernels; default ~/.cache/fastraw-matrix). Linux 4.19, which Debian's archive no longer
+# has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default
+# ../shared/kernels beside the project); without it its configurations are skipped and the others
+# run. -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -58,7 +61,9 @@ TSC_OPTS="clocksource=tsc tsc=reliable"
 # through, where the exact suites apply again. 4.19 has no time namespaces: the guest leaves the
 # cases tagged timens out.
 GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib
-GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_calib
+# On hpet only e2e_calib's source case runs: forced there, calibrated mode broke its bound
+# (2439 ns in the fenced mode against hpet's RAW), which is why the kernel's verdict counts.
+GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_calib:source
 
 # name | kernel series | kernel options | clocksource to wait for | expectation | suites |
 # time namespace offset (0: none) | QEMU -cpu | vCPUs
@@ -113,7 +118,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
