@@ -14,7 +14,7 @@
 # nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
 # aarch64/kernels; default ~/.cache/fastraw-matrix). Linux 4.19, which Debian's archive no longer
 # has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default
-# ../shared/kernels beside the project); without it its configurations are skipped and the others
+# ../shared/kernels/ beside the project); without it its configurations are skipped and the others
 # run. -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,

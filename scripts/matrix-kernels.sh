@@ -85,9 +85,10 @@ unpack_vmlinuz() {
 }
 
 # Kernels Debian's archive does not have (before 5.3), built from public source and kept beside the
-# project: $FASTRAW_SHARED_KERNELS/<series>/bzImage (default ../shared/kernels). Prints the image's
+# project: $FASTRAW_SHARED_KERNELS/<series>/bzImage (default ../shared/kernels/). Prints the image's
 # path; 1 when it is not there (its configurations are then skipped, the others still run).
-SHARED_KERNELS=${FASTRAW_SHARED_KERNELS:-$FR_MATRIX_ROOT/../shared/kernels}
+SHARED_KERNELS=${FASTRAW_SHARED_KERNELS:-$FR_MATRIX_ROOT/../shared/kernels/}
+SHARED_KERNELS=${SHARED_KERNELS%/}
 shared_kernel_for() {
 	local image=$SHARED_KERNELS/$1/bzImage
 	[ -r "$image" ] || return 1
