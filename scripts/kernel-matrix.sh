@@ -12,7 +12,10 @@
 # configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
 # arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
 # nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
-# aarch64/kernels; default ~/.cache/fastraw-matrix). -j runs that many guests
+# aarch64/kernels; default ~/.cache/fastraw-matrix). Linux 4.19, which Debian's archive no longer
+# has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default
+# ../shared/kernels/ beside the project); without it its configurations are skipped and the others
+# run. -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -39,18 +42,34 @@ SKIP=77
 # pass every RAW call through (the bracket, causality and clock tests still apply there). The
 # oracle runs first (but for arm64's calibrated configuration): the guest's own vDSO code against
 # the library's arithmetic.
-# e2e_calib is not run in the x86 guests: under TCG the guest's TSC is the host's, clamped to stay
-# monotonic across vCPU threads, so it runs ~2000 ppm fast while both vCPUs read it; the guest
-# kernel marks it unsynchronized and calibrated mode is (rightly) not eligible there.
+# e2e_calib is not run in the 5.3+ x86 guests: under TCG the guest's TSC is the host's, clamped to
+# stay monotonic across vCPU threads, so it runs ~2000 ppm fast against hpet while both vCPUs
+# read it; the guest kernel marks it unsynchronized and calibrated mode is (rightly) not eligible
+# there. It runs where the kernel's RAW comes from that same TSC and calibrated mode is what auto
+# does: the 4.19 guest kept on tsc (gtod-4.19 below).
 ACTIVE_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_env,e2e_lifecycle,e2e_lookup,e2e_api
 PASS_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks
 TIMENS_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_api
 TIMENS_OFFSET=86400
 TSC_OPTS="clocksource=tsc tsc=reliable"
+# Linux 4.19 (a prebuilt image, matrix-kernels.sh): no RAW data, the gtod page of the 3.16-4.19
+# layout. Kept on tsc (tsc=reliable), its gtod page says clock mode TSC and auto runs calibrated
+# mode by that verdict (-cpu max has no invariant-TSC bit): FR_E2E_EXPECT=calibrated. Measured
+# there, two threads on the two vCPUs for 60 s: max error 33 ns, no step back, no causality
+# violation in 2 x 3 million. The suites that assert exact brackets (e2e_bracket, e2e_lifecycle,
+# e2e_lookup, e2e_syscall's in-process cases) do not apply to calibrated values; e2e_calib's
+# bound and e2e_causality do. Left to itself the same kernel marks the TSC unstable at boot ("TSCs
+# unsynchronized") and runs on hpet: calibrated mode is then refused and every RAW call passes
+# through, where the exact suites apply again. 4.19 has no time namespaces: the guest leaves the
+# cases tagged timens out.
+GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib
+# On hpet only e2e_calib's source case runs: forced there, calibrated mode broke its bound
+# (2439 ns in the fenced mode against hpet's RAW), which is why the kernel's verdict counts.
+GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_calib:source
 
 # name | kernel series | kernel options | clocksource to wait for | expectation | suites |
 # time namespace offset (0: none) | QEMU -cpu | vCPUs
-# The expectation (active or passthrough) is what FR_E2E_EXPECT tells the suites to assert.
+# The expectation (active, calibrated or passthrough) is what FR_E2E_EXPECT tells the suites to assert.
 # -cpu max has RDTSCP, so the guest's vDSO is rdtscp-patched and the library reads rdtscp;
 # max,-rdtscp gets the lfence;rdtsc vDSO and the library's lfence default.
 CONFIGS_x86_64=(
@@ -61,6 +80,8 @@ CONFIGS_x86_64=(
 	"tsc-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"tsc-7.3|7.3|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"nordtscp-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max,-rdtscp|2"
+	"gtod-4.19|4.19|$TSC_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
 )
 
 # arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through
@@ -70,7 +91,7 @@ CONFIGS_x86_64=(
 # makes every guest ~2.5 times slower.
 A64_CPU=max,pauth-impdef=on,cntfrq=24000000
 A64_CS=arch_sys_counter
-# Calibrated mode, forced (FASTRAW_SOURCE=calibrated), can be tested here, unlike on x86: the
+# Calibrated mode, forced (FASTRAW_SOURCE=calibrated), can be tested here on 5.3+, unlike on x86: the
 # arm64 guest's counter is QEMU's one virtual clock for every vCPU, so it keeps causality across
 # them and its rate is the kernel's (measured in these guests: no reading of one vCPU's ahead of
 # the other's next in 3-5 million, and e2e_probe_calib's error 0-340 ns after warm-up against
@@ -99,7 +120,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
@@ -379,9 +400,10 @@ work=$build_dir/matrix/run
 rm -rf "$work"
 mkdir -p "$work"
 
-# Every kernel first (one apt update at most), so that guests can run side by side.
+# Every kernel first (one apt update at most), so that guests can run side by side. A prebuilt
+# kernel that is not there (is_shared_series) skips its configurations only: the others still run.
 declare -A kernel_of=()
-missing=()
+missing=() runnable=() skipped=()
 for c in "${selected[@]}"; do
 	IFS='|' read -r name series _ <<<"$c"
 	if [ -z "${kernel_of[$series]:-}" ]; then
@@ -389,12 +411,20 @@ for c in "${selected[@]}"; do
 			kernel_of[$series]=$k
 		else
 			kernel_of[$series]=none
-			missing+=("Linux $series")
+			is_shared_series "$series" || missing+=("Linux $series")
 		fi
+	fi
+	if [ "${kernel_of[$series]}" = none ] && is_shared_series "$series"; then
+		say "SKIPPED $name: no Linux $series image at $SHARED_KERNELS/$series/bzImage (FASTRAW_SHARED_KERNELS)"
+		skipped+=("$name")
+	else
+		runnable+=("$c")
 	fi
 done
 [ ${#missing[@]} -eq 0 ] ||
 	skip "kernel package(s) for ${missing[*]} cannot be fetched here (Debian's archive through apt-get, $KEYRING)"
+[ ${#runnable[@]} -gt 0 ] || skip "no kernel for ${skipped[*]}"
+selected=("${runnable[@]}")
 make_initramfs "$work/initramfs.gz"
 
 # One configuration, in the background: its guest, then its report, printed as soon as it is
@@ -445,6 +475,6 @@ while IFS='|' read -r name status kernel cpu clock counter suites secs oracle; d
 	printf "matrix: %-16s %-4s %-28s %-11s %-${W_CLOCK}s %-${W_COUNTER}s %-6s %4ss  %s\n" "$name" "$status" "$kernel" "$cpu" \
 		"${clock:-?}" "${counter:-?}" "$suites" "$secs" "${oracle#oracle: }"
 done <"$work/table"
-say "$passed/$ran configurations passed in $(($(date +%s) - t_all)) s, $JOBS at a time (logs: $work)"
+say "$passed/$ran configurations passed in $(($(date +%s) - t_all)) s, $JOBS at a time${skipped[0]:+, ${#skipped[@]} skipped (${skipped[*]})} (logs: $work)"
 [ "$keep" = 1 ] || rm -f "$work/initramfs.gz"
 [ "$passed" = "$ran" ]

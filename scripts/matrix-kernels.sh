@@ -84,11 +84,32 @@ unpack_vmlinuz() {
 	echo "$KCACHE/vmlinuz-$release"
 }
 
+# Kernels Debian's archive does not have (before 5.3), built from public source and kept beside the
+# project: $FASTRAW_SHARED_KERNELS/<series>/bzImage (default ../shared/kernels/). Prints the image's
+# path; 1 when it is not there (its configurations are then skipped, the others still run).
+SHARED_KERNELS=${FASTRAW_SHARED_KERNELS:-$FR_MATRIX_ROOT/../shared/kernels/}
+SHARED_KERNELS=${SHARED_KERNELS%/}
+shared_kernel_for() {
+	local image=$SHARED_KERNELS/$1/bzImage
+	[ -r "$image" ] || return 1
+	echo "$image"
+}
+
+# Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's.
+is_shared_series() {
+	case "$1" in 4.19) return 0 ;; esac
+	return 1
+}
+
 # The cached vmlinuz of a kernel series, fetched when there is none yet: the newest 6.1.0-N and
 # 6.12.N of bookworm(-security), the newest 7.2.N in sid and 7.3* in experimental, all of
 # Debian's cloud flavour for $KARCH.
 kernel_for() {
 	local series=$1 a=$KARCH glob prefix regex pkg tmp found
+	if is_shared_series "$series"; then
+		[ "$KARCH" = amd64 ] && shared_kernel_for "$series"
+		return
+	fi
 	case "$series" in
 	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex="^linux-image-6\\.1\\.0-[0-9]+-cloud-$a-unsigned\$" ;;
 	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex="^linux-image-6\\.12\\.[0-9]+\\+deb[0-9]+-cloud-$a-unsigned\$" ;;

@@ -27,38 +27,66 @@ static int read_small(const char *path, char *buf, size_t len)
 	return got ? 0 : -1;
 }
 
-const char *fr_cal_eligible(const struct fr_cpu_features *cpu)
+/*
+ * The pre-5.3 gtod page of this kernel, read once: 0 and *g filled, or -1 (5.3+, 3.10's fixed
+ * address, which nothing here can prove mapped, no [vvar], or a page that does not decode).
+ * Before 5.3 the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar].
+ */
+static int gtod_of(const char *release, struct fr_gtod *g)
+{
+	struct fr_maps maps;
+	int era = release ? fr_gtod_era_for_release(release) : -1;
+
+	if (era != FR_GTOD_4_X && era != FR_GTOD_4_20)
+		return -1;
+	if (fr_maps_read(&maps) != 0 || !maps.vvar)
+		return -1;
+	return fr_gtod_read((const volatile uint8_t *)maps.vvar, (enum fr_gtod_era)era, g) ? -1 : 0;
+}
+
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release)
 {
 	/*
 	 * On the caller's stack: racing initialisers may run this at once. The first CPU's block of
 	 * cpuinfo fits in 4 KiB (the rest is not needed); x86's command line is at most 2 KiB.
 	 */
 	char avail[256], cpuinfo[4096], cmdline[2048];
-	int a, c, l;
+	struct fr_gtod g;
+	int a, c, l, kernel_counter = -1;
 
+	/* The kernel's own verdict: its vDSO reads the TSC only while its clocksource is the TSC. */
+	if (gtod_of(release, &g) == 0)
+		kernel_counter = g.tsc;
 	a = read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
 		       sizeof(avail));
 	c = read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
 	l = read_small("/proc/cmdline", cmdline, sizeof(cmdline));
-	return fr_cal_seed_eligible(cpu, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
+	return fr_cal_seed_eligible(cpu, kernel_counter, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
+}
+
+/* What the debug line says of a gtod seed: its source and the layout the page was read with. */
+static const char *gtod_source(const char *release)
+{
+	return fr_gtod_era_for_release(release) == FR_GTOD_4_X ? "kernel gtod mult (3.16-4.19 layout)"
+							       : "kernel gtod mult (4.20-5.2 layout)";
 }
 
 void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out)
 {
 	struct fr_arch_rates rates;
-	struct fr_maps maps;
 	struct fr_gtod g;
-	int era = release ? fr_gtod_era_for_release(release) : -1;
 
 	out->mult = 0;
 	out->source = "none";
+	out->kmult = out->kshift = 0;
 	if (have_kd && kd->lay) {
 		const volatile uint8_t *raw = fr_raw_entry(kd, 0);
 		uint32_t mode = FR_LD32(raw + FR_OFF_MODE);
 
 		if (fr_mode_is_counter((int32_t)mode)) {
-			out->mult = fr_cal_seed_mult_from_shift(FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift),
-							    FR_LD32(raw + FR_OFF_SHIFT + kd->lay->field_shift));
+			out->kmult = FR_LD32(raw + FR_OFF_MULT + kd->lay->field_shift);
+			out->kshift = FR_LD32(raw + FR_OFF_SHIFT + kd->lay->field_shift);
+			out->mult = fr_cal_seed_mult_from_shift(out->kmult, out->kshift);
 			out->source = "kernel " FR_ARCH_COUNTER_WORD " mult";
 		} else if (fr_mode_is_pvclock((int32_t)mode) && kd->vclock) {
 			out->mult = fr_cal_seed_mult_from_pvclock(FR_LD32(kd->vclock + FR_PV_MUL),
@@ -67,18 +95,13 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 		}
 		if (out->mult)
 			return;
+		out->kmult = out->kshift = 0;
 	}
-	/*
-	 * Before 5.3 the data page still has the clocksource's (NTP-adjusted) mult. 3.16+ map it as
-	 * [vvar]; 3.10's fixed address is not touched (nothing here can prove it is mapped).
-	 */
-	if (era == FR_GTOD_4_X || era == FR_GTOD_4_20) {
-		if (fr_maps_read(&maps) == 0 && maps.vvar &&
-		    !fr_gtod_read((const volatile uint8_t *)maps.vvar, (enum fr_gtod_era)era, &g) && g.tsc &&
-		    (out->mult = fr_cal_seed_mult_from_shift(g.mult, g.shift)) != 0) {
-			out->source = "kernel gtod mult";
-			return;
-		}
+	if (gtod_of(release, &g) == 0 && g.tsc && (out->mult = fr_cal_seed_mult_from_shift(g.mult, g.shift)) != 0) {
+		out->source = gtod_source(release);
+		out->kmult = g.mult;
+		out->kshift = g.shift;
+		return;
 	}
 	fr_arch_counter_rates(&rates);
 	fr_cal_seed_from_rates(&rates, out);

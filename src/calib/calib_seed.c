@@ -93,13 +93,15 @@ static int first_cpu_flags(const char *text, const char **v, const char **v_end)
 	return 0;
 }
 
-const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
-			     const char *cpuinfo, const char *cmdline)
+const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, int kernel_counter,
+				 const char *available_clocksource, const char *cpuinfo, const char *cmdline)
 {
 	const char *v, *v_end;
 
-	if (!cpu || !cpu->invariant_counter)
-		return FR_ARCH_INVARIANT_WHY;
+	if ((!cpu || !cpu->invariant_counter) && kernel_counter != 1)
+		return kernel_counter == 0 ? FR_ARCH_INVARIANT_WHY " and the kernel's data page does not say clock mode "
+					       FR_ARCH_COUNTER_WORD " (its clocksource is another)"
+					   : FR_ARCH_INVARIANT_WHY;
 	if (available_clocksource && has_word(available_clocksource, string_end(available_clocksource), FR_ARCH_CLOCKSOURCE))
 		return NULL;
 	if (cmdline && has_word(cmdline, string_end(cmdline), FR_ARCH_CMDLINE_UNSTABLE))
@@ -156,6 +158,7 @@ void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_see
 {
 	out->mult = 0;
 	out->source = "none";
+	out->kmult = out->kshift = 0;
 	if (!rates)
 		return;
 	/*

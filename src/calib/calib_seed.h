@@ -13,23 +13,26 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * Eligibility rule (the README's "Calibrated mode", "When"): the CPU says its counter is
- * invariant (cpu->invariant_counter), and the kernel has not given up on it: FR_ARCH_CLOCKSOURCE
- * is among the available clocksources, or the first CPU's /proc/cpuinfo flags include
- * FR_ARCH_CPUINFO_RELIABLE and the kernel command line does not say FR_ARCH_CMDLINE_UNSTABLE
- * (on x86-64 "tsc", "tsc_reliable", "tsc=unstable": the flag comes from the hypervisor and
- * survives that option). Returns NULL
- * when eligible, else the reason. Pure: the caller reads the strings (any
- * may be NULL: unknown).
+ * Eligibility rule (the README's "Calibrated mode", "When"): the counter is one to trust, by
+ * the CPU's word (cpu->invariant_counter) or by the kernel's (kernel_counter 1: the kernel's own
+ * data page says its vDSO clock is the counter, as a pre-5.3 gtod page in clock mode TSC does;
+ * its clocksource watchdog takes an unstable TSC away), and the kernel has not given up on it:
+ * FR_ARCH_CLOCKSOURCE is among the available clocksources, or the first CPU's /proc/cpuinfo flags
+ * include FR_ARCH_CPUINFO_RELIABLE and the kernel command line does not say
+ * FR_ARCH_CMDLINE_UNSTABLE (on x86-64 "tsc", "tsc_reliable", "tsc=unstable": the flag comes from
+ * the hypervisor and survives that option). kernel_counter is 0 when such a page says another
+ * clock, -1 when there is no such page (5.3+, arm64) or it could not be read. Returns NULL when
+ * eligible, else the reason. Pure: the caller reads the strings (any may be NULL: unknown).
  */
-const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, const char *available_clocksource,
-			     const char *cpuinfo, const char *cmdline);
+const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, int kernel_counter,
+				 const char *available_clocksource, const char *cpuinfo, const char *cmdline);
 
 /* A counter rate, in 32.32 ns per tick, and where it came from. */
 struct fr_cal_seed {
 	uint64_t mult; /* 0: unknown */
 	const char *source; /* "cpuid 0x15", "cpuid 0x16", "hypervisor 0x40000010", "pvclock",
-			       "kernel tsc mult", "gtod 4.x", ... */
+			       "kernel tsc mult", "kernel gtod mult (3.16-4.19 layout)", ... */
+	uint32_t kmult, kshift; /* the kernel's clocksource mult/shift it came from; 0, 0: none */
 };
 
 /*

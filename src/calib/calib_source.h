@@ -37,8 +37,11 @@ fr_now_fn fr_cal_now_for(enum fr_counter_mode mode);
 struct fr_kdata;
 void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out);
 
-/* Reads the eligibility inputs (sysfs, /proc) with plain system calls and applies the rule. */
-const char *fr_cal_eligible(const struct fr_cpu_features *cpu);
+/*
+ * Reads the eligibility inputs (sysfs, /proc, and for a pre-5.3 release its gtod page's clock
+ * mode) with plain system calls and applies the rule.
+ */
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release);
 
 #pragma GCC visibility pop
 

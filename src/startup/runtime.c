@@ -126,7 +126,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
-	eligible = fr_cal_eligible(&p->cpu);
+	eligible = fr_cal_eligible(&p->cpu, p->st.release);
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
 		p->st.cal_note = eligible;
 		return;
@@ -181,6 +181,12 @@ static void report(const struct plan *p)
 	} else if (p->st.calibrated) {
 		fr_line_add(&l, " calibrated: seed ");
 		fr_line_add(&l, p->st.cal_note);
+		if (p->seed.kmult) {
+			fr_line_add(&l, " mult=");
+			fr_line_add_uint(&l, p->seed.kmult);
+			fr_line_add(&l, " shift=");
+			fr_line_add_uint(&l, p->seed.kshift);
+		}
 		fr_line_add(&l, ", within 2 us of the kernel after warm-up; kernel data not used: ");
 		fr_line_add(&l, p->st.reason);
 		if (p->cal_forced_ineligible) {

@@ -78,7 +78,9 @@ int e2e_cpu_has_ordered(void);
 const char *e2e_default_counter(void);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
-   it (or one marked "(assumed: ...)"), this clocksource, the given counter (NULL: the default) and ending in "active". */
+   it (or one marked "(assumed: ...)"), this clocksource, the given counter (NULL: the default) and ending in "active".
+   Where calibrated mode is expected (e2e_expect_calibrated) the line instead says era=none
+   clock=unknown (no RAW data to read) and " counter=<counter> calibrated: seed ". */
 void e2e_assert_debug_active(const char *err, const char *counter);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
@@ -86,11 +88,21 @@ void e2e_assert_debug_active(const char *err, const char *counter);
 void e2e_assert_debug_passthrough(const char *err, const char *reason);
 
 /* Whether the machine is expected to pass every RAW call through: FR_E2E_EXPECT is "passthrough"
-   (a clocksource the vDSO cannot read), not unset, empty or "active". Any other value fails the test. */
+   (a clocksource the vDSO cannot read), not unset, empty, "active" or "calibrated". Any other
+   value fails the test. */
 int e2e_expect_passthrough(void);
 
+/* Whether the kernel is older than 5.3 (no RAW data: the library's era is "none"). */
+int e2e_kernel_before_5_3(void);
+/* The library's pass-through reason there. */
+#define E2E_NO_RAW_DATA "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data"
+
+/* Whether the library is expected to serve RAW in calibrated mode by default (FR_E2E_EXPECT is
+   "calibrated": a kernel before 5.3, no RAW data, a counter calibrated mode may use). */
+int e2e_expect_calibrated(void);
+
 /* e2e_assert_debug_active, or, where pass-through is expected, e2e_assert_debug_passthrough
-   with the reason "clock mode none". */
+   with the reason "clock mode none" (E2E_NO_RAW_DATA before 5.3). */
 void e2e_assert_debug(const char *err, const char *counter);
 
 /* A test case with a timeout long enough for a million kernel calls. */

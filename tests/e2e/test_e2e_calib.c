@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "harness.h"
 
@@ -75,6 +76,43 @@ START_TEST(causality)
 }
 END_TEST
 
+/*
+ * What auto does here, as FR_E2E_EXPECT says: where calibrated mode is expected (a kernel before
+ * 5.3 that keeps tsc) it serves RAW within the bound from two threads, and a 3.16-4.19 kernel's
+ * gtod page seeds it, its layout and mult/shift on the debug line; elsewhere the exact path or
+ * pass-through, as the other suites assert.
+ */
+START_TEST(auto_source)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), e2e_expect_calibrated() ? "6" : "0.2", "2", "2"));
+	e2e_assert_ok(&r);
+	e2e_assert_debug(r.err, NULL);
+	if (e2e_expect_calibrated()) {
+		const char *line = e2e_lib_line(r.err, "kernel=");
+		struct utsname u;
+		int major = 0, minor = 0;
+
+		ck_assert_int_eq(uname(&u), 0);
+		sscanf(u.release, "%d.%d", &major, &minor);
+		if ((major == 3 && minor >= 16) || (major == 4 && minor <= 19))
+			ck_assert_msg(strstr(line, " calibrated: seed kernel gtod mult (3.16-4.19 layout) mult=") &&
+					      strstr(line, " shift="),
+				      "stderr:\n%.*s", E2E_SHOWN, r.err);
+		e2e_assert_served(&r, "served");
+		assert_bounded(&r, "");
+	} else if (e2e_expect_passthrough() && e2e_kernel_before_5_3()) {
+		/* The kernel gave the TSC up: its gtod page names another clock, and the refusal says so. */
+		ck_assert_msg(e2e_count_lines_with(r.err, "; calibrated mode not eligible: ") == 1 &&
+				      e2e_count_lines_with(r.err, "the kernel's data page does not say clock mode") == 1,
+			      "stderr:\n%.*s", E2E_SHOWN, r.err);
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
 /* FASTRAW_DEBUG names the source and the seed; FASTRAW_SOURCE=kernel and off do what they say. */
 START_TEST(source_lines)
 {
@@ -96,10 +134,13 @@ START_TEST(source_lines)
 	ck_assert_msg(e2e_count_lines_with(r.err, " passthrough: disabled by FASTRAW_SOURCE=off") == 1,
 		      "stderr:\n%.*s", E2E_SHOWN, r.err);
 	e2e_result_free(&r);
-	/* Where the kernel's data can be read exactly (here), kernel is what auto does. */
+	/* Where the kernel's data can be read exactly, kernel is what auto does; before 5.3 it passes through. */
 	e2e_run(&r, &kernel, argv);
 	e2e_assert_ok(&r);
-	e2e_assert_debug(r.err, NULL);
+	if (e2e_kernel_before_5_3())
+		e2e_assert_debug_passthrough(r.err, E2E_NO_RAW_DATA);
+	else
+		e2e_assert_debug(r.err, NULL);
 	e2e_result_free(&r);
 	e2e_run(&r, &bad, argv);
 	e2e_assert_ok(&r);
@@ -118,7 +159,10 @@ static Suite *calib_suite(void)
 	tcase_add_loop_test(tc, bounded_after_warmup, 0, (int)(sizeof(modes) / sizeof(modes[0])));
 	tcase_add_test(tc, fork_keeps_state);
 	tcase_add_loop_test(tc, causality, 0, 2);
+	/* Their own case: the kernel matrix runs it alone where the bound is not the point (CK_RUN_CASE=source). */
+	tc = e2e_tcase(s, "source");
 	tcase_add_test(tc, source_lines);
+	tcase_add_test(tc, auto_source);
 	return s;
 }
 

@@ -26,11 +26,12 @@
  * environment, at the same absolute paths as on the host). The kernel command line sets, per
  * configuration, the environment of this process (unknown NAME=VALUE boot options reach init
  * that way):
- *   FR_MATRIX_SUITES       comma-separated suite names to run, in order;
+ *   FR_MATRIX_SUITES       comma-separated suite names to run, in order; NAME:CASE runs only
+ *                          that Check case of the suite (CK_RUN_CASE);
  *   FR_MATRIX_CLOCKSOURCE  wait until this is the current clocksource before starting;
  *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
  *                          CLOCK_MONOTONIC offset in seconds;
- *   FR_E2E_EXPECT          passed on to the suites (active or passthrough).
+ *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough).
  * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
  * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
  * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
@@ -51,7 +52,7 @@ struct suite {
 };
 
 static char env_store[MAX_ENV][LINE_MAX_LEN];
-static char *child_env[MAX_ENV + 12]; /* the manifest's, pass_on's 8 and the multiplier */
+static char *child_env[MAX_ENV + 13]; /* the manifest's, pass_on's 8, the multiplier, the exclusion, a case */
 static struct suite suites[MAX_SUITES];
 static int nsuites, nenv;
 
@@ -207,21 +208,27 @@ static const struct suite *find_suite(const char *name)
 	return NULL;
 }
 
-/* Runs one suite in a child with the manifest's environment; returns 1 when it passed. */
-static int run_suite(const struct suite *s)
+/* Runs one suite (only its Check case tc when not NULL) in a child with the manifest's environment; returns 1 when it passed. */
+static int run_suite(const struct suite *s, const char *tc)
 {
 	char *argv[] = { (char *)s->path, NULL };
+	static char run_case[96];
 	double t0 = now_s();
 	int st;
 	pid_t pid;
 
-	say("start %s", s->name);
+	say("start %s%s%s", s->name, tc ? ":" : "", tc ? tc : "");
 	pid = fork();
 	if (pid < 0) {
 		say("suite %s fail fork: %s", s->name, strerror(errno));
 		return 0;
 	}
 	if (pid == 0) {
+		if (tc) {
+			snprintf(run_case, sizeof(run_case), "CK_RUN_CASE=%s", tc);
+			child_env[nenv] = run_case;
+			child_env[nenv + 1] = NULL;
+		}
 		execve(s->path, argv, child_env);
 		printf("exec %s: %s\n", s->path, strerror(errno));
 		_exit(127);
@@ -297,6 +304,21 @@ static void report_library(void)
 			;
 }
 
+/*
+ * A kernel without time namespaces (before 5.6): the suites' cases tagged "timens" are left out
+ * (Check's CK_EXCLUDE_TAGS), and the console says so; nothing else is skipped.
+ */
+static void exclude_timens_cases(void)
+{
+	static char exclude[] = "CK_EXCLUDE_TAGS=timens";
+
+	if (access("/proc/self/ns/time", F_OK) == 0)
+		return;
+	child_env[nenv++] = exclude;
+	child_env[nenv] = NULL;
+	say("no time namespaces on this kernel: the suites' timens cases are left out");
+}
+
 static void report_machine(void)
 {
 	char cs[64], cpu[96];
@@ -349,6 +371,7 @@ int main(void)
 	pass_on("FR_E2E_EXPECT");
 	pass_on("PATH");
 	report_machine();
+	exclude_timens_cases();
 	scale_timeouts();
 	if (tns && atol(tns) != 0) {
 		if (enter_timens(atol(tns)) != 0) {
@@ -360,14 +383,19 @@ int main(void)
 	report_library();
 	snprintf(names, sizeof(names), "%s", list);
 	for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
-		const struct suite *s = find_suite(n);
+		char *tc = strchr(n, ':');
+		const struct suite *s;
+
+		if (tc)
+			*tc++ = '\0';
+		s = find_suite(n);
 
 		if (!s) {
 			say("suite %s fail not-in-manifest", n);
 			fail++;
 			continue;
 		}
-		if (run_suite(s))
+		if (run_suite(s, tc))
 			pass++;
 		else
 			fail++;

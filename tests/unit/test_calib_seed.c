@@ -22,7 +22,12 @@ struct elig_case {
 	int invariant;
 	const char *cs, *ci;
 	int eligible;
+	int page; /* the kernel's data page (pre-5.3 gtod): PAGE_NONE (none or unread), PAGE_COUNTER, PAGE_OTHER */
 };
+
+/* What a case's page says, as fr_cal_seed_eligible's kernel_counter (-1, 1, 0). */
+enum { PAGE_NONE, PAGE_COUNTER, PAGE_OTHER };
+static const int kernel_counter_of[] = { [PAGE_NONE] = -1, [PAGE_COUNTER] = 1, [PAGE_OTHER] = 0 };
 
 /*
  * Each case's verdict, and for a refusal that the reason names the failing half of the rule:
@@ -33,17 +38,19 @@ static void check_cases(const struct elig_case *cases, size_t n, const char *not
 {
 	for (size_t i = 0; i < n; i++) {
 		struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = cases[i].invariant };
-		const char *why = fr_cal_seed_eligible(&cpu, cases[i].cs, cases[i].ci, NULL);
+		const char *why = fr_cal_seed_eligible(&cpu, kernel_counter_of[cases[i].page], cases[i].cs, cases[i].ci, NULL);
 
 		if (cases[i].eligible) {
 			ck_assert_msg(why == NULL, "case %zu: not eligible: %s", i, why);
 			continue;
 		}
 		ck_assert_msg(why != NULL, "case %zu: eligible, should not be", i);
-		if (!cases[i].invariant)
+		if (!cases[i].invariant && cases[i].page != PAGE_COUNTER) {
 			ck_assert_msg(strstr(why, "not invariant") && strstr(why, not_invariant_word), "case %zu: %s",
 				      i, why);
-		else
+			/* A page that names another clock is the kernel's refusal: the reason says so. */
+			ck_assert_msg(!strstr(why, "data page") == (cases[i].page == PAGE_NONE), "case %zu: %s", i, why);
+		} else
 			ck_assert_msg(strstr(why, untrusted_word), "case %zu: %s", i, why);
 	}
 }
@@ -70,34 +77,50 @@ START_TEST(eligibility_table)
 	static const char ci_no_newline[] = "processor\t: 0\nflags\t\t: fpu tsc_reliable";
 	static const char ci_leading_blank[] = "\n\nprocessor\t: 0\nflags\t\t:\ttsc_reliable\tfpu\n";
 	static const struct elig_case cases[] = {
-		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0 },
-		{ 1, "tsc hpet acpi_pm \n", NULL, 1 },
-		{ 1, "kvm-clock tsc hpet", NULL, 1 },
-		{ 1, "hpet tsc\n", NULL, 1 },
-		{ 1, "\ttsc\t", NULL, 1 },
-		{ 1, "tsc-early hpet acpi_pm \n", NULL, 0 },
-		{ 1, "tsc-early", ci_plain, 0 },
-		{ 1, "xtsc tscx tsc_reliable", NULL, 0 },
-		{ 1, "", NULL, 0 },
-		{ 1, "kvm-clock \n", ci_reliable, 1 },
-		{ 1, "kvm-clock \n", ci_plain, 0 },
-		{ 1, "kvm-clock \n", ci_second_only, 0 },
-		{ 1, "kvm-clock \n", ci_second_no_blank, 0 },
-		{ 1, "kvm-clock \n", ci_first_no_flags, 0 },
-		{ 1, "kvm-clock \n", ci_first_no_flags_no_blank, 0 },
-		{ 1, "kvm-clock \n", ci_suffixes, 0 },
-		{ 1, "kvm-clock \n", ci_vmx, 0 },
-		{ 1, "kvm-clock \n", ci_model, 0 },
-		{ 1, "kvm-clock \n", ci_no_newline, 1 },
-		{ 1, "kvm-clock \n", ci_leading_blank, 1 },
-		{ 1, NULL, ci_reliable, 1 },
-		{ 1, NULL, NULL, 0 },
-		{ 1, NULL, ci_plain, 0 },
-		{ 0, NULL, NULL, 0 },
+		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0, PAGE_NONE },
+		{ 1, "tsc hpet acpi_pm \n", NULL, 1, PAGE_NONE },
+		{ 1, "kvm-clock tsc hpet", NULL, 1, PAGE_NONE },
+		{ 1, "hpet tsc\n", NULL, 1, PAGE_NONE },
+		{ 1, "\ttsc\t", NULL, 1, PAGE_NONE },
+		{ 1, "tsc-early hpet acpi_pm \n", NULL, 0, PAGE_NONE },
+		{ 1, "tsc-early", ci_plain, 0, PAGE_NONE },
+		{ 1, "xtsc tscx tsc_reliable", NULL, 0, PAGE_NONE },
+		{ 1, "", NULL, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_reliable, 1, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_plain, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_second_only, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_second_no_blank, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_first_no_flags, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_first_no_flags_no_blank, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_suffixes, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_vmx, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_model, 0, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_no_newline, 1, PAGE_NONE },
+		{ 1, "kvm-clock \n", ci_leading_blank, 1, PAGE_NONE },
+		{ 1, NULL, ci_reliable, 1, PAGE_NONE },
+		{ 1, NULL, NULL, 0, PAGE_NONE },
+		{ 1, NULL, ci_plain, 0, PAGE_NONE },
+		{ 0, NULL, NULL, 0, PAGE_NONE },
+		/*
+		 * The kernel's verdict (a pre-5.3 gtod page in clock mode TSC) stands for the CPU's
+		 * invariant bit: QEMU's -cpu max under a 4.19 kernel that keeps tsc. The kernel's trust
+		 * is still asked for; a page in another mode, or none, leaves the CPU's word alone.
+		 */
+		{ 0, "tsc hpet acpi_pm \n", NULL, 1, PAGE_COUNTER },
+		{ 0, "tsc", ci_plain, 1, PAGE_COUNTER },
+		{ 0, NULL, ci_reliable, 1, PAGE_COUNTER },
+		{ 0, "hpet acpi_pm \n", ci_plain, 0, PAGE_COUNTER },
+		{ 0, NULL, NULL, 0, PAGE_COUNTER },
+		{ 0, "hpet acpi_pm \n", NULL, 0, PAGE_OTHER },
+		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0, PAGE_OTHER },
+		{ 0, "tsc hpet acpi_pm \n", ci_reliable, 0, PAGE_NONE },
+		{ 1, "tsc hpet acpi_pm \n", NULL, 1, PAGE_OTHER },
+		{ 1, "hpet acpi_pm \n", ci_plain, 0, PAGE_OTHER },
+		{ 1, "tsc hpet", NULL, 1, PAGE_COUNTER },
 	};
 
 	check_cases(cases, sizeof(cases) / sizeof(cases[0]), "0x80000007", "does not trust the TSC");
-	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "tsc", ci_reliable, NULL));
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, -1, "tsc", ci_reliable, NULL));
 }
 END_TEST
 
@@ -109,14 +132,38 @@ START_TEST(eligibility_cmdline)
 	const struct fr_cpu_features cpu = { .ordered_read = 0, .invariant_counter = 1 };
 	const char *why;
 
-	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
-	why = fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "clocksource=kvm-clock tsc=reliable tsc=unstable quiet\n");
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, -1, "kvm-clock \n", ci, "console=ttyS0 tsc=reliable quiet\n"));
+	why = fr_cal_seed_eligible(&cpu, -1, "kvm-clock \n", ci, "clocksource=kvm-clock tsc=reliable tsc=unstable quiet\n");
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "tsc=unstable"), "%s", why);
-	ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstable"));
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, -1, "kvm-clock \n", ci, "tsc=unstable"));
 	/* Not the word: a longer option or a value of another. */
-	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "kvm-clock \n", ci, "tsc=unstablex foo=tsc=unstable"));
-	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "tsc kvm-clock", NULL, "tsc=unstable"));
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, -1, "kvm-clock \n", ci, "tsc=unstablex foo=tsc=unstable"));
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, -1, "tsc kvm-clock", NULL, "tsc=unstable"));
+}
+END_TEST
+
+/*
+ * The two outcomes of the kernel's verdict where the CPU is silent (no invariant bit), with the
+ * words the debug line shows: eligible where the gtod page says TSC; refused where it names
+ * another clock, the reason naming both the CPU and the page; the CPU's reason alone without a page.
+ */
+START_TEST(eligibility_kernel_verdict)
+{
+	const struct fr_cpu_features cpu = { .ordered_read = 1, .invariant_counter = 0 };
+	const char *why;
+
+	ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, 1, "tsc hpet acpi_pm \n", NULL, "clocksource=tsc tsc=reliable"));
+	ck_assert_ptr_null(fr_cal_seed_eligible(NULL, 1, "tsc hpet acpi_pm \n", NULL, NULL));
+	why = fr_cal_seed_eligible(&cpu, 0, "hpet acpi_pm \n", NULL, NULL);
+	ck_assert_str_eq(why, "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8) and the kernel's data "
+			      "page does not say clock mode tsc (its clocksource is another)");
+	why = fr_cal_seed_eligible(&cpu, -1, "tsc hpet acpi_pm \n", NULL, NULL);
+	ck_assert_str_eq(why, "the CPU's TSC is not invariant (CPUID 0x80000007 EDX bit 8)");
+	/* A kernel that keeps tsc still needs its trust: a page in mode TSC with no "tsc" listed is refused. */
+	why = fr_cal_seed_eligible(&cpu, 1, "hpet acpi_pm \n", NULL, "tsc=unstable");
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, "tsc=unstable"), "%s", why);
 }
 END_TEST
 
@@ -133,25 +180,30 @@ START_TEST(eligibility_table)
 	static const char ci_arm[] = "processor\t: 0\nBogoMIPS\t: 125.00\nFeatures\t: fp asimd evtstrm ecv\n\n";
 	static const char ci_placeholder[] = "processor\t: 0\nflags\t\t: " FR_ARCH_CPUINFO_RELIABLE "\n";
 	static const struct elig_case cases[] = {
-		{ 0, "arch_sys_counter\n", ci_arm, 0 },
-		{ 1, "arch_sys_counter\n", NULL, 1 },
-		{ 1, "arch_sys_counter \n", ci_arm, 1 },
-		{ 1, "kvm-clock arch_sys_counter", NULL, 1 },
-		{ 1, "\tarch_sys_counter\t", NULL, 1 },
-		{ 1, "arch_sys_counterx", NULL, 0 },
-		{ 1, "xarch_sys_counter", NULL, 0 },
-		{ 1, "arch_sys", NULL, 0 },
-		{ 1, "", NULL, 0 },
-		{ 1, NULL, NULL, 0 },
-		{ 1, "tsc hpet acpi_pm \n", NULL, 0 },
-		{ 1, "tsc", ci_x86, 0 },
-		{ 1, NULL, ci_x86, 0 },
-		{ 1, NULL, ci_arm, 0 },
-		{ 1, NULL, ci_placeholder, 0 },
+		{ 0, "arch_sys_counter\n", ci_arm, 0, PAGE_NONE },
+		{ 1, "arch_sys_counter\n", NULL, 1, PAGE_NONE },
+		{ 1, "arch_sys_counter \n", ci_arm, 1, PAGE_NONE },
+		{ 1, "kvm-clock arch_sys_counter", NULL, 1, PAGE_NONE },
+		{ 1, "\tarch_sys_counter\t", NULL, 1, PAGE_NONE },
+		{ 1, "arch_sys_counterx", NULL, 0, PAGE_NONE },
+		{ 1, "xarch_sys_counter", NULL, 0, PAGE_NONE },
+		{ 1, "arch_sys", NULL, 0, PAGE_NONE },
+		{ 1, "", NULL, 0, PAGE_NONE },
+		{ 1, NULL, NULL, 0, PAGE_NONE },
+		{ 1, "tsc hpet acpi_pm \n", NULL, 0, PAGE_NONE },
+		{ 1, "tsc", ci_x86, 0, PAGE_NONE },
+		{ 1, NULL, ci_x86, 0, PAGE_NONE },
+		{ 1, NULL, ci_arm, 0, PAGE_NONE },
+		{ 1, NULL, ci_placeholder, 0, PAGE_NONE },
+		/* The kernel's word for the counter stands for the probe's; its trust is still asked for. */
+		{ 0, "arch_sys_counter\n", NULL, 1, PAGE_COUNTER },
+		{ 0, "kvm-clock\n", NULL, 0, PAGE_COUNTER },
+		{ 0, "arch_sys_counter\n", NULL, 0, PAGE_OTHER },
+		{ 0, "arch_sys_counter\n", NULL, 0, PAGE_NONE },
 	};
 
 	check_cases(cases, sizeof(cases) / sizeof(cases[0]), "not invariant", "arch_sys_counter");
-	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, "arch_sys_counter", NULL, NULL));
+	ck_assert_ptr_nonnull(fr_cal_seed_eligible(NULL, -1, "arch_sys_counter", NULL, NULL));
 }
 END_TEST
 
@@ -163,8 +215,8 @@ START_TEST(eligibility_cmdline)
 						FR_ARCH_CMDLINE_UNSTABLE, "clocksource=arch_sys_counter\n" };
 
 	for (size_t i = 0; i < sizeof(cmdlines) / sizeof(cmdlines[0]); i++) {
-		ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, "arch_sys_counter\n", NULL, cmdlines[i]));
-		ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, "kvm-clock\n", NULL, cmdlines[i]));
+		ck_assert_ptr_null(fr_cal_seed_eligible(&cpu, -1, "arch_sys_counter\n", NULL, cmdlines[i]));
+		ck_assert_ptr_nonnull(fr_cal_seed_eligible(&cpu, -1, "kvm-clock\n", NULL, cmdlines[i]));
 	}
 }
 END_TEST
@@ -180,13 +232,16 @@ static uint64_t ref_mult_hz(long double hz)
 #if defined(__x86_64__)
 static void expect_seed(const struct fr_cpuid_rate *c, const char *source, uint64_t mult)
 {
-	struct fr_cal_seed s = { 12345, "junk" };
+	struct fr_cal_seed s = { .mult = 12345, .source = "junk", .kmult = 7, .kshift = 7 };
 	struct fr_arch_rates rates;
 
 	if (c)
 		fr_arch_rates_from_cpuid(c, &rates);
 	fr_cal_seed_from_rates(c ? &rates : NULL, &s);
 	ck_assert_str_eq(s.source, source);
+	/* A CPU's rate is no kernel mult/shift. */
+	ck_assert_uint_eq(s.kmult, 0);
+	ck_assert_uint_eq(s.kshift, 0);
 	ck_assert_msg(s.mult == mult, "%s: mult %llu, want %llu", source, (unsigned long long)s.mult,
 		      (unsigned long long)mult);
 }
@@ -217,7 +272,7 @@ START_TEST(rates_in_order)
 {
 	struct fr_arch_rates rates = { 3, { { 1, 1ull << 40, "too slow" }, { 25000000, 0, "no denominator" },
 					    { 24000000, 1, "counter frequency" } } };
-	struct fr_cal_seed s = { 12345, "junk" };
+	struct fr_cal_seed s = { .mult = 12345, .source = "junk", .kmult = 7, .kshift = 7 };
 
 	fr_cal_seed_from_rates(&rates, &s);
 	ck_assert_str_eq(s.source, "counter frequency");
@@ -413,6 +468,9 @@ static Suite *calib_seed_suite(void)
 	tc = tcase_create("eligible");
 	tcase_add_test(tc, eligibility_table);
 	tcase_add_test(tc, eligibility_cmdline);
+#if defined(__x86_64__)
+	tcase_add_test(tc, eligibility_kernel_verdict);
+#endif
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rates");

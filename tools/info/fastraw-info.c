@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	info_sys_read(&in.sys);
-	in.cal_ineligible = fr_cal_eligible(&in.sys.cpu);
+	in.cal_ineligible = fr_cal_eligible(&in.sys.cpu, in.status->release);
 	info_counter_explain(&in.counter, &in.sys.cpu, environ, (int)getauxval(AT_SECURE));
 	info_pages_read(&in.pages, in.status);
 	info_agree_run(&in.agree, samples, in.status->active || in.status->calibrated);
