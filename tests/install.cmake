@@ -39,6 +39,11 @@ if(NOT FASTRAW_SANITIZE)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/packages.sh
     ENV ${fr_install_env})
 endif()
+# The oldest CMake and compilers the top CMakeLists.txt accepts build it (Debian 11's, fetched
+# once into the matrix cache; skipped without the network).
+fr_add_script_test(install_oldtools LABELS install SKIP TIMEOUT 600
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/oldtools.sh
+  ENV ${fr_install_env})
 # Needs no build: the sources are compared. It first proves that each kind of drift fails.
 fr_add_script_test(install_man_sync LABELS install
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/man_sync.sh --self-test ${PROJECT_SOURCE_DIR})
