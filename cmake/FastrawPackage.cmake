@@ -63,6 +63,7 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
 # RPM: fastraw-<version>-1.<arch>.rpm and fastraw-tools-<version>-1.<arch>.rpm, Requires from
 # rpmbuild's own reading of the ELF files (libc.so.6(GLIBC_2.14)(64bit) and the like).
+set(FASTRAW_RPM_LIBDIR lib64 CACHE STRING "The RPM's libdir under /usr (RHEL's: lib64)")
 set(CPACK_RPM_COMPONENT_INSTALL ON)
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
 set(CPACK_RPM_PACKAGE_RELEASE 1)
@@ -89,15 +90,14 @@ set(CPACK_RPM_RUNTIME_POST_INSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm-ldc
 set(CPACK_RPM_RUNTIME_POST_UNINSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm-ldconfig.sh)
 # Folders the system's own packages (filesystem, man-db, pkgconf) own on RHEL: not ours.
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
-  /usr/lib64/pkgconfig /usr/lib64/cmake /usr/share/man /usr/share/man/man1 /usr/share/man/man7
-  /usr/share/licenses)
+  /usr/${FASTRAW_RPM_LIBDIR}/pkgconfig /usr/${FASTRAW_RPM_LIBDIR}/cmake
+  /usr/share/man /usr/share/man/man1 /usr/share/man/man7)
 # RHEL's libdir is /usr/lib64 (x86_64 and aarch64) and the launcher, the tools, fastraw.pc, the
 # CMake files and the man pages carry the libdir they were configured with. So the RPM is made
 # from a tree configured as RHEL's: this one when it is (prefix /usr, libdir lib64: a build on
 # RHEL with -DCMAKE_INSTALL_PREFIX=/usr), otherwise a second build of the library and the
 # tools, without the tests, in package-rpm/ here, made by `cpack -G RPM`
 # (cmake/FastrawCPackProject.cmake). The .deb keeps this tree's own libdir.
-set(FASTRAW_RPM_LIBDIR lib64 CACHE STRING "The RPM's libdir under /usr (RHEL's: lib64)")
 set(CPACK_FASTRAW_RPM_LIBDIR ${FASTRAW_RPM_LIBDIR})
 set(CPACK_FASTRAW_RPM_TREE "")
 if(NOT (CMAKE_INSTALL_PREFIX STREQUAL "/usr" AND CMAKE_INSTALL_LIBDIR STREQUAL FASTRAW_RPM_LIBDIR))
