@@ -83,6 +83,26 @@ if ! diff -u "$T/install.files" "$T/both.files" >"$T/diff"; then
 	fail "the two packages do not hold exactly what cmake --install places (- install, + packages)"
 fi
 
+echo "== the RPM's tree: its launcher and fastraw.pc find its $RPM_LIB"
+R=$T/rpmroot
+mkdir -p "$R"
+if command -v rpm2cpio >/dev/null 2>&1 && command -v cpio >/dev/null 2>&1; then
+	(cd "$R" && rpm2cpio "$T/rpm/fastraw-${V}-1.${arch}.rpm" | cpio -idm --quiet) || fail "rpm2cpio | cpio failed"
+	lib=$(readlink -f "$R$RPM_LIB/libfastraw.so")
+	[ -f "$lib" ] || fail "no library in the unpacked RPM's $RPM_LIB"
+	run 0 env PKG_CONFIG_PATH="$R$RPM_LIB/pkgconfig" pkg-config --variable=libdir fastraw
+	[ "$(readlink -f "$(cat "$T/out")")" = "$(readlink -f "$R$RPM_LIB")" ] || fail "the RPM's fastraw.pc does not point into its $RPM_LIB"
+	# The launcher looks in the libdir compiled in, then relative to itself: both $RPM_LIB.
+	want=$lib
+	[ -e "$RPM_LIB/libfastraw.so" ] && want=$(readlink -f "$RPM_LIB/libfastraw.so")
+	if [ -n "$want" ] && ! launcher_skipped; then
+		run 0 "$R/usr/bin/fastraw" --debug /bin/true
+		out_has "LD_PRELOAD=$want"
+	fi
+else
+	echo "  (no rpm2cpio or cpio: the RPM's tree is not unpacked)"
+fi
+
 echo "== dependencies"
 for pkg in fastraw fastraw-tools; do
 	dpkg-deb -f "$T/deb/${pkg}_${V}_${FR_DEB_ARCH}.deb" Depends >"$T/$pkg.depends"
