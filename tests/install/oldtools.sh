@@ -36,6 +36,7 @@ if [ ! -f "$ROOT/.complete" ]; then
 		dpkg-deb -x "$deb" "$ROOT" || { fail "dpkg-deb -x $deb"; finish; }
 	done
 	touch "$ROOT/.complete"
+	rm -rf "$apt/debs" "$apt/cache"
 fi
 # Bullseye's libraries the tools need and this system lacks (libjsoncpp24, libllvm11, libffi7).
 export LD_LIBRARY_PATH="$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/llvm-11/lib"
