@@ -1,17 +1,21 @@
 # SPDX-License-Identifier: MIT
 # What `cmake --install` places: the library with its SONAME links, the header, fastraw.pc, the
 # CMake package (fastraw::fastraw), the tools, the man pages and the copyright; all relocatable.
+# Each rule names its component, the package it goes into (cmake/FastrawPackage.cmake): runtime
+# (package fastraw: what a preloading host needs, built to the glibc floor) or tools (package
+# fastraw-tools: the programs built for the build machine's glibc). man/CMakeLists.txt does the same.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS fastraw EXPORT fastrawTargets
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/include/fastraw.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS fastraw-launcher fastraw-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(tool fastraw-latency fastraw-check fastraw-info)
+install(FILES ${PROJECT_SOURCE_DIR}/include/fastraw.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  COMPONENT runtime)
+install(TARGETS fastraw-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+foreach(tool fastraw-bench fastraw-latency fastraw-check fastraw-info)
   if(TARGET ${tool})
-    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
 
@@ -29,20 +33,21 @@ foreach(dir LIBDIR INCLUDEDIR)
   endif()
 endforeach()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/fastraw.pc.in ${PROJECT_BINARY_DIR}/fastraw.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/fastraw.pc DESTINATION ${fastraw_pcdir})
+install(FILES ${PROJECT_BINARY_DIR}/fastraw.pc DESTINATION ${fastraw_pcdir} COMPONENT runtime)
 
 # CMake package: find_package(fastraw) gives the imported target fastraw::fastraw. Versions
 # with the same major are compatible, as the SONAME promises (README, "Install").
 set(fastraw_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/fastraw)
-install(EXPORT fastrawTargets NAMESPACE fastraw:: DESTINATION ${fastraw_cmakedir})
+install(EXPORT fastrawTargets NAMESPACE fastraw:: DESTINATION ${fastraw_cmakedir} COMPONENT runtime)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/fastrawConfig.cmake.in
   ${PROJECT_BINARY_DIR}/fastrawConfig.cmake INSTALL_DESTINATION ${fastraw_cmakedir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/fastrawConfigVersion.cmake
   COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/fastrawConfig.cmake ${PROJECT_BINARY_DIR}/fastrawConfigVersion.cmake
-  DESTINATION ${fastraw_cmakedir})
+  DESTINATION ${fastraw_cmakedir} COMPONENT runtime)
 
-# The license in Debian's machine-readable format, where packages keep it.
+# The license in Debian's machine-readable format, where packages keep it: each package has its
+# own copy in its own doc folder (Debian policy 12.5; RHEL keeps /usr/share/doc/<package> too).
 file(READ ${PROJECT_SOURCE_DIR}/LICENSE fastraw_license)
 string(REGEX MATCH "Copyright \\(c\\) [^\n]*" fastraw_copyright_line "${fastraw_license}")
 string(REGEX REPLACE "^Copyright \\(c\\) " "" fastraw_copyright_line "${fastraw_copyright_line}")
@@ -51,4 +56,6 @@ string(REGEX REPLACE "\n\n" "\n.\n" fastraw_license "${fastraw_license}")
 string(REGEX REPLACE "\n$" "" fastraw_license "${fastraw_license}")
 string(REPLACE "\n" "\n " fastraw_license "${fastraw_license}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/copyright.in ${PROJECT_BINARY_DIR}/copyright @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
+install(FILES ${PROJECT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/fastraw-tools
+  COMPONENT tools)

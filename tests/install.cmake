@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The install as a user meets it (label install): a relocated prefix used through pkg-config,
-# find_package and LD_PRELOAD; the Debian package; libfastraw built inside another project; the
+# find_package and LD_PRELOAD; the Debian package; the two packages in both formats; libfastraw built inside another project; the
 # man pages rendered and in step with the code.
 include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
@@ -18,6 +18,7 @@ set(fr_install_env
   CPACK_COMMAND=${CMAKE_CPACK_COMMAND}
   CC=${CMAKE_C_COMPILER}
   FR_DEB_ARCH=${FR_ARCH_DEB}
+  FR_RPM_LIBDIR=${FASTRAW_RPM_LIBDIR}
   "FR_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
   ${FR_TOOL_TARGET_ENV})
 
@@ -32,6 +33,17 @@ foreach(case ${fr_install_cases})
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
     ENV ${fr_install_env})
 endforeach()
+# Both formats of both packages; the first run also builds the RPM's tree (package-rpm/).
+if(NOT FASTRAW_SANITIZE)
+  fr_add_script_test(install_packages LABELS install SKIP TIMEOUT 400
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/packages.sh
+    ENV ${fr_install_env})
+endif()
+# The oldest CMake and compilers the top CMakeLists.txt accepts build it (Debian 11's, fetched
+# once into the matrix cache; skipped without the network).
+fr_add_script_test(install_oldtools LABELS install SKIP TIMEOUT 600
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/oldtools.sh
+  ENV ${fr_install_env})
 # Needs no build: the sources are compared. It first proves that each kind of drift fails.
 fr_add_script_test(install_man_sync LABELS install
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/man_sync.sh --self-test ${PROJECT_SOURCE_DIR})

@@ -27,7 +27,9 @@ static pid_t owner;
 
 void fr_memid_setup(void)
 {
-	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	/* getpagesize, not sysconf: Debian's libc6 symbols file dates sysconf at 2.34 (its new
+	 * names), which would make the .deb depend on libc6 (>= 2.34) past the 2.17 floor. */
+	size_t len = (size_t)getpagesize();
 	pid_t self = getpid();
 	void *p;
 
