@@ -37,6 +37,7 @@ struct e2e_tally {
 	int64_t min_ns, max_ns;
 	int bad_ret;
 	struct timespec bad[3];
+	int64_t slack_ns; /* how far outside the kernel's bracket an answer may lie: 0, exact */
 };
 
 /* Reads clk through fn between two kernel reads; returns 1 when the answer lies between them.
@@ -51,7 +52,7 @@ static inline int e2e_bracket(struct e2e_tally *t, e2e_clock_fn fn, clockid_t cl
 	ret = fn(clk, &m);
 	kb = k_clock_gettime(clk, &b);
 	ok = ka == 0 && kb == 0 && ret == 0 && m.tv_nsec >= 0 && m.tv_nsec < 1000000000L &&
-	     ts_ns(&a) <= ts_ns(&m) && ts_ns(&m) <= ts_ns(&b);
+	     ts_ns(&a) - t->slack_ns <= ts_ns(&m) && ts_ns(&m) <= ts_ns(&b) + t->slack_ns;
 	if (t->samples == 0 || ts_ns(&m) < t->min_ns)
 		t->min_ns = ts_ns(&m);
 	if (t->samples == 0 || ts_ns(&m) > t->max_ns)
