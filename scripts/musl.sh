@@ -67,8 +67,10 @@ say "built $lib: needs $needed, no IRELATIVE"
 # musl-gcc's include path has no kernel headers; the seccomp probe (efault) needs linux/ and asm/,
 # which come from the machine's linux-libc-dev alone (a folder of links to those three), never
 # with glibc's headers beside them.
+# Built afresh on every run: a probe left by an earlier run would hide a change of its source.
 probes=$BUILD/probes
 kh=$BUILD/kernel-headers
+rm -rf "$probes"
 mkdir -p "$probes" "$kh"
 for d in /usr/include/linux /usr/include/asm-generic "/usr/include/$ARCH-linux-gnu/asm"; do
 	[ -d "$d" ] || fail "no $d: the kernel's headers (linux-libc-dev) are needed for the probes"
