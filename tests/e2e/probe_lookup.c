@@ -11,6 +11,7 @@
 
 #include "arch/arch.h"
 #include "elfwalk.h"
+#include "lookup_common.h"
 #include "probe.h"
 
 /*
@@ -28,7 +29,6 @@
 #endif
 #define VDSO_V FR_ARCH_VDSO_VERSION
 
-#define SAMPLES 20000
 #define SENTINEL 4321
 
 typedef int (*tod_fn)(struct timeval *tv, void *tz);
@@ -38,15 +38,6 @@ typedef long (*getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
 static struct e2e_tally tally;
 static int conv_failures, other_failures;
 static uintptr_t vdso_lo, vdso_hi;
-
-static const char *where(const void *p)
-{
-	Dl_info info;
-
-	if (!p || !dladdr(p, &info) || !info.dli_fname)
-		return "?";
-	return info.dli_fname;
-}
 
 /* Calibrated mode (FR_E2E_EXPECT=calibrated: a kernel with no RAW data) promises RAW within
    2 us of the kernel's, not inside its bracket: its answers get that much slack. */
@@ -59,17 +50,10 @@ static int64_t raw_slack_ns(void)
 	return v && strcmp(v, "calibrated") == 0 ? CALIBRATED_BOUND_NS : 0;
 }
 
-/* Reads RAW through fn bracketed by the kernel, SAMPLES times, and says where fn lives. */
+/* Reads RAW through fn bracketed by the kernel, and says where fn lives. */
 static void check_raw(const char *key, void *p)
 {
-	struct e2e_tally t = { .slack_ns = raw_slack_ns() };
-
-	printf("served_%s=%s\n", key, where(p));
-	if (!p)
-		return;
-	for (int i = 0; i < SAMPLES; i++)
-		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
-	e2e_tally_add(&tally, &t);
+	lookup_check_raw(&tally, key, p, raw_slack_ns());
 }
 
 static int in_vdso(const void *p)
@@ -108,20 +92,6 @@ static void find_vdso_mapping(void)
 			sscanf(line, "%lx-%lx", &vdso_lo, &vdso_hi);
 	if (f)
 		fclose(f);
-}
-
-/* AT_type as the kernel put it in /proc/self/auxv, or 0. */
-static unsigned long kernel_auxv(unsigned long type)
-{
-	unsigned long pair[2], v = 0;
-	FILE *f = fopen("/proc/self/auxv", "rb");
-
-	while (f && fread(pair, sizeof(pair), 1, f) == 1 && pair[0] != AT_NULL)
-		if (pair[0] == type)
-			v = pair[1];
-	if (f)
-		fclose(f);
-	return v;
 }
 
 static void other_fail(const char *what)
@@ -200,7 +170,7 @@ static void check_parsed(void)
 	const char *why;
 
 	printf("ehdr_is_real=%d\n", (uintptr_t)ehdr == vdso_lo);
-	printf("ehdr_kernel_matches_maps=%d\n", kernel_auxv(AT_SYSINFO_EHDR) == vdso_lo);
+	printf("ehdr_kernel_matches_maps=%d\n", lookup_kernel_auxv(AT_SYSINFO_EHDR) == vdso_lo);
 	if (elfwalk_open(ehdr, &w, &why) != 0) {
 		printf("walk=%s\n", why);
 		return;
@@ -235,9 +205,9 @@ static void check_unchanged(void)
 	/* dlsym is only redirected for clock names: this is libc's own getauxval. */
 	unsigned long (*libc_getauxval)(unsigned long) = (unsigned long (*)(unsigned long))dlsym(libc, "getauxval");
 
-	printf("getauxval_is_libcs=%d\n", libc_getauxval && strstr(where((void *)libc_getauxval), "libc.so.6") != NULL);
-	printf("getpid_from=%s\n", where(dlsym(RTLD_DEFAULT, "getpid")));
-	printf("getpid_next_from=%s\n", where(dlsym(RTLD_NEXT, "getpid")));
+	printf("getauxval_is_libcs=%d\n", libc_getauxval && strstr(lookup_where((void *)libc_getauxval), "libc.so.6") != NULL);
+	printf("getpid_from=%s\n", lookup_where(dlsym(RTLD_DEFAULT, "getpid")));
+	printf("getpid_next_from=%s\n", lookup_where(dlsym(RTLD_NEXT, "getpid")));
 	printf("getpid_handle_same=%d\n", libc && dlsym(libc, "getpid") == dlsym(RTLD_DEFAULT, "getpid"));
 	dlerror();
 	printf("missing_null=%d\n", dlsym(RTLD_DEFAULT, "fastraw_no_such_symbol") == NULL);
@@ -246,7 +216,7 @@ static void check_unchanged(void)
 	printf("missing_v_dlerror=%d\n", dlerror() != NULL);
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		/* glibc reports its own idea of AT_HWCAP: only the other types are the kernel's verbatim. */
-		int kernel_differs = types[i] != AT_HWCAP && getauxval(types[i]) != kernel_auxv(types[i]);
+		int kernel_differs = types[i] != AT_HWCAP && getauxval(types[i]) != lookup_kernel_auxv(types[i]);
 
 		if (!libc_getauxval || getauxval(types[i]) != libc_getauxval(types[i]) || kernel_differs) {
 			auxv_failures++;

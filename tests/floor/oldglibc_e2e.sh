@@ -62,7 +62,7 @@ build() {
 build libc_version "$(dirname "$0")/libc_version.c"
 build probe_bracket "$E2E/probe_bracket.c"
 build probe_clocks "$E2E/probe_clocks.c"
-build probe_lookup "$E2E/probe_lookup.c" "$E2E/elfwalk.c"
+build probe_lookup "$E2E/probe_lookup.c" "$E2E/elfwalk.c" "$E2E/lookup_common.c"
 [ "$failures" -eq 0 ] || finish
 
 # version_of WHAT SERVER CMD...: CMD runs the version probe; it must say glibc OLD, map nothing

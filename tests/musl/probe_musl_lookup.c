@@ -7,9 +7,9 @@
 
 #include "arch/arch.h"
 #include "elfwalk.h"
+#include "lookup_common.h"
 #include "probe.h"
 
-#define SAMPLES 20000
 #define SENTINEL 4321
 
 static struct e2e_tally tally;
@@ -17,26 +17,10 @@ static int conv_failures, auxv_failures;
 /* Whether a NULL timespec is tried: musl's own clock_gettime writes through it (SIGSEGV). */
 static int try_null = 1;
 
-static const char *where(const void *p)
-{
-	Dl_info info;
-
-	if (!p || !dladdr(p, &info) || !info.dli_fname)
-		return "?";
-	return info.dli_fname;
-}
-
-/* Reads RAW through p bracketed by the kernel, SAMPLES times, and says where p lives. */
+/* Reads RAW through p bracketed by the kernel, and says where p lives. */
 static void check_raw(const char *key, void *p)
 {
-	struct e2e_tally t = { 0 };
-
-	printf("served_%s=%s\n", key, where(p));
-	if (!p)
-		return;
-	for (int i = 0; i < SAMPLES; i++)
-		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
-	e2e_tally_add(&tally, &t);
+	lookup_check_raw(&tally, key, p, 0);
 }
 
 /* libc's calling convention: -1 and errno for a NULL timespec and for an unknown clock id. */
@@ -78,20 +62,6 @@ static void check_vdso_convention(const char *key, void *p)
 	}
 }
 
-/* AT_type as the kernel put it in /proc/self/auxv, or 0. */
-static unsigned long kernel_auxv(unsigned long type)
-{
-	unsigned long pair[2], v = 0;
-	FILE *f = fopen("/proc/self/auxv", "rb");
-
-	while (f && fread(pair, sizeof(pair), 1, f) == 1 && pair[0] != AT_NULL)
-		if (pair[0] == type)
-			v = pair[1];
-	if (f)
-		fclose(f);
-	return v;
-}
-
 /* The image getauxval gives, parsed with the tests' own reader: both tables lead to one function. */
 static void check_parsed(void)
 {
@@ -99,7 +69,7 @@ static void check_parsed(void)
 	const char *why = NULL;
 	struct elfwalk w;
 
-	printf("ehdr_is_real=%d\n", ehdr == kernel_auxv(AT_SYSINFO_EHDR));
+	printf("ehdr_is_real=%d\n", ehdr == lookup_kernel_auxv(AT_SYSINFO_EHDR));
 	if (!ehdr || elfwalk_open((const void *)ehdr, &w, &why) != 0) {
 		printf("walk=%s\n", why ? why : "no AT_SYSINFO_EHDR");
 		return;
@@ -117,8 +87,8 @@ static void check_unchanged(void *libc)
 	static const unsigned long types[] = { AT_PAGESZ, AT_RANDOM, AT_SECURE, AT_PHDR, AT_BASE };
 
 	printf("getpid_same=%d\n", dlsym(RTLD_DEFAULT, "getpid") == dlsym(libc, "getpid"));
-	printf("getpid_from=%s\n", where(dlsym(RTLD_DEFAULT, "getpid")));
-	printf("libc_is=%s\n", where(dlsym(libc, "getpid")));
+	printf("getpid_from=%s\n", lookup_where(dlsym(RTLD_DEFAULT, "getpid")));
+	printf("libc_is=%s\n", lookup_where(dlsym(libc, "getpid")));
 	dlerror();
 	printf("missing_null=%d\n", dlsym(RTLD_DEFAULT, "fastraw_no_such_symbol") == NULL);
 	printf("missing_dlerror=%d\n", dlerror() != NULL);
@@ -126,7 +96,7 @@ static void check_unchanged(void *libc)
 	printf("dlvsym_default_null=%d\n", dlsym(RTLD_DEFAULT, "dlvsym") == NULL);
 	printf("dlvsym_next_null=%d\n", dlsym(RTLD_NEXT, "dlvsym") == NULL);
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (getauxval(types[i]) != kernel_auxv(types[i])) {
+		if (getauxval(types[i]) != lookup_kernel_auxv(types[i])) {
 			auxv_failures++;
 			printf("FAIL getauxval(%lu)\n", types[i]);
 		}
