@@ -104,6 +104,17 @@ if(NOT FASTRAW_SANITIZE AND TARGET fastraw-info)
             $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket> $<TARGET_FILE:fastraw-info>)
 endif()
 
+# A library after libfastraw whose clock_gettime leads back to it (loop_lib.c): an IFUNC answering
+# __clock_gettime as glibc 2.17's librt does, and a plain wrapper; each linked into its own probe.
+foreach(kind ifunc wrapper)
+  add_library(e2e_loop_${kind} SHARED e2e/loop_lib.c)
+  target_link_libraries(e2e_loop_${kind} PRIVATE fastraw_warnings)
+  fr_add_e2e_probe(loop_${kind} e2e/probe_loop.c)
+  target_link_libraries(e2e_probe_loop_${kind} PRIVATE e2e_loop_${kind})
+endforeach()
+target_compile_definitions(e2e_loop_ifunc PRIVATE FR_LOOP_IFUNC)
+fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper)
+
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
 # the launcher; then the real neighbours, faketime and an AddressSanitizer program.
 add_library(e2e_chain SHARED e2e/chain_lib.c)

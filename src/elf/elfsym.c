@@ -63,7 +63,7 @@ static uint32_t gnu_hash(const char *s)
 	return h;
 }
 
-static uint32_t sysv_hash(const char *s)
+uint32_t fr_elf_hash(const char *s)
 {
 	uint32_t h = 0, g;
 
@@ -165,7 +165,7 @@ static long find_sysv(const struct fr_elfsyms *s, const char *name, const char *
 
 	if (nbucket == 0)
 		return -1;
-	for (uint32_t i = bucket[sysv_hash(name) % nbucket]; i != STN_UNDEF && i < nchain; i = chain[i]) {
+	for (uint32_t i = bucket[fr_elf_hash(name) % nbucket]; i != STN_UNDEF && i < nchain; i = chain[i]) {
 		if (symbol_matches(s, i, name, version))
 			return (long)i;
 	}

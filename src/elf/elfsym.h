@@ -65,6 +65,9 @@ int fr_loader_relocated_dynamic(uintptr_t bias, unsigned phdr_flags);
  */
 int fr_elfsyms_from_phdrs(uintptr_t bias, const ElfW(Phdr) *ph, size_t phnum, struct fr_elfsyms *out);
 
+/* The ELF (DT_HASH) hash of a name; also what glibc's loader compares version names by first. */
+uint32_t fr_elf_hash(const char *s);
+
 /*
  * The index of the defined FUNC or NOTYPE, GLOBAL or WEAK symbol name@version (version NULL:
  * any), or -1. Reads only the tables: no allocation, no locks, async-signal-safe.

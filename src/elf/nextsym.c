@@ -32,6 +32,48 @@ int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr)
 }
 
 /*
+ * Our own ELF header, which the static linker places at the start of the first segment and names
+ * __ehdr_start; hidden, so its address is formed relative to the instruction pointer, also before
+ * relocation.
+ */
+extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
+
+int fr_self_contains(const void *addr)
+{
+	const ElfW(Ehdr) *eh = &__ehdr_start;
+	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
+	uintptr_t bias = 0, a = (uintptr_t)addr;
+	int i;
+
+	/* The segment that holds the header (file offset 0) gives the load bias. */
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0)
+			break;
+	if (i == eh->e_phnum)
+		return 0;
+	bias = (uintptr_t)eh - ph[i].p_vaddr;
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && a - (bias + ph[i].p_vaddr) < ph[i].p_memsz)
+			return 1;
+	return 0;
+}
+
+int fr_self_defines(const char *name)
+{
+	const ElfW(Ehdr) *eh = &__ehdr_start;
+	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
+	struct fr_elfsyms s;
+	int i;
+
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0)
+			break;
+	if (i == eh->e_phnum || fr_elfsyms_from_phdrs((uintptr_t)eh - ph[i].p_vaddr, ph, eh->e_phnum, &s) != 0)
+		return 0;
+	return fr_elfsyms_find(&s, name, fr_elfsym_default) >= 0;
+}
+
+/*
  * By the address of our own code, which the compiler forms relative to the instruction pointer:
  * _DYNAMIC, a weak symbol, would be read from the GOT, which is still empty before relocation.
  */
@@ -179,11 +221,20 @@ struct find_name {
 	void *found;
 };
 
+/*
+ * A definition that binds into this object is passed over: going on to it would come straight
+ * back. glibc 2.17's librt defines clock_gettime@GLIBC_2.2.5 as an IFUNC whose resolver answers
+ * libc's __clock_gettime as librt's GOT binds it, which is ours.
+ */
 static int find(const struct fr_elfsyms *s, void *arg)
 {
 	struct find_name *f = arg;
+	void *p = fr_elfsyms_lookup_default(s, f->name);
 
-	return (f->found = fr_elfsyms_lookup_default(s, f->name)) != NULL;
+	if (!p || fr_self_contains(p))
+		return 0;
+	f->found = p;
+	return 1;
 }
 
 void *fr_next_sym(const char *name)
@@ -204,6 +255,42 @@ void *fr_next_sym(const char *name)
 	if (fr_libc_tables(&libc) != 0)
 		return NULL;
 	return fr_elfsyms_lookup_default(&libc, name);
+}
+
+/*
+ * The objects after libc's entry in the loader's list (start-up dependencies that came after it,
+ * then what dlopen added), other copies, ourselves and the vDSO passed over.
+ */
+struct late_walk {
+	struct find_name f;
+	int past_libc;
+};
+
+static int late_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct late_walk *w = arg;
+	struct fr_elfsyms s;
+
+	(void)size;
+	if (!w->past_libc) {
+		w->past_libc = fr_phdr_is_libc(info);
+		return 0;
+	}
+	if (fr_phdr_is_self(info) || fr_phdr_is_vdso(info))
+		return 0;
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
+		return 0;
+	return find(&s, &w->f);
+}
+
+void *fr_next_sym_late(const char *name)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+	struct late_walk w = { { name, NULL }, 0 };
+
+	if (iterate)
+		iterate(late_visit, &w);
+	return w.f.found;
 }
 
 /*
@@ -277,7 +364,19 @@ void *fr_next_cached(void **cache, const char *name)
 		p = fr_next_sym(name);
 		errno = saved;
 	}
-	if (p)
+	if (p) {
 		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
+		return p;
+	}
+	/*
+	 * Not up to libc: an object after it may define the name (glibc before 2.34 has dlsym and
+	 * dlvsym in libdl, which follows libc in the list when only a library links it). Such an
+	 * object may be dlopen'd and unloaded again, so what is found there is never cached.
+	 */
+	if (!fr_relocated())
+		return fr_next_sym_late(name);
+	saved = errno;
+	p = fr_next_sym_late(name);
+	errno = saved;
 	return p;
 }

@@ -8,7 +8,7 @@
 
 /*
  * The address an unversioned reference to name would bind to if libfastraw were not there: the
- * first object after ours in the loader's list of objects loaded at start (later LD_PRELOAD
+ * first object after ours (a definition that binds back into this object passed over) in the loader's list of objects loaded at start (later LD_PRELOAD
  * entries, their dependencies and the program's) that defines it, else libc's own. When this
  * object was dlopen'd rather than loaded at start, libc's. NULL if even libc has no such name.
  * Reads only loaded ELF tables: no allocation, no system call. The first call walks the loader's
@@ -16,8 +16,24 @@
  */
 void *fr_next_sym(const char *name);
 
-/* fr_next_sym(name), cached in *cache (lock-free: racers find and store the same address). Keeps errno. */
+/*
+ * The first default definition of name in an object after libc's entry in the loader's list
+ * (ourselves, copies and the vDSO passed over), by a walk under the loader's lock; NULL if none.
+ * For names libc does not define: the next dlsym of glibc before 2.34 is libdl's.
+ */
+void *fr_next_sym_late(const char *name);
+
+/*
+ * fr_next_sym(name), cached in *cache (lock-free: racers find and store the same address); when
+ * that finds nothing, fr_next_sym_late(name), not cached. Keeps errno.
+ */
 void *fr_next_cached(void **cache, const char *name);
+
+/* Whether addr lies in one of this object's own loaded segments (usable before relocation). */
+int fr_self_contains(const void *addr);
+
+/* Whether this object's dynamic symbol table exports name (usable before relocation). */
+int fr_self_defines(const char *name);
 
 /*
  * NULL when the walk can read the loader's list, else why not (for FASTRAW_DEBUG): what cannot be

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <sys/auxv.h>
 
 #include "arch/arch.h"
@@ -146,12 +147,35 @@ __attribute__((used)) struct fr_route fr_dlsym_route(void *handle, const char *n
 	return answer(next(handle, name), name, way, (void *)next);
 }
 
+/*
+ * Whether glibc's lookup of name@version would fault in our object. Its loader matches a
+ * version by hash, then by name: our exports are unversioned (so that they bind references to
+ * any version of libc's), and an unversioned symbol's version slot has hash 0 and no name, so a
+ * version whose hash is 0 ("" above all) makes it compare a NULL name. No object defines such a
+ * version, so libc's answer without us is NULL: ours too (dlerror then has nothing new to say).
+ * The scopes that hold us: the global one (RTLD_DEFAULT, RTLD_NEXT from before us) and the
+ * program's handle (dlopen(NULL)). Other handles go on to libc, which gives its own text.
+ */
+static int faults_in_us(void *handle, const char *name, const char *version)
+{
+	const struct r_debug *r;
+
+	if (!name || !version || fr_elf_hash(version) != 0 || !fr_self_defines(name))
+		return 0;
+	if (handle == RTLD_DEFAULT || handle == RTLD_NEXT)
+		return 1;
+	r = fr_rdebug();
+	return r && handle == (void *)r->r_map;
+}
+
 __attribute__((used)) struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *version,
 							const void *caller)
 {
 	fr_dlvsym_fn next = next_dlvsym();
 	enum clock_way way;
 
+	if (faults_in_us(handle, name, version))
+		return (struct fr_route){ NULL, NULL };
 	if (!next)
 		return go_on((void *)no_dlvsym);
 	if (!fr_relocated() || !is_clock_name(name) || (way = clock_way(handle, caller, 1)) == CLOCK_BY_CALLER)

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 
 #include "passthru/copies.h"
+#include "passthru/depth.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "elf/nextsym.h"
@@ -81,6 +82,30 @@ static int sys_libc_convention(clockid_t clk, struct timespec *ts)
 	return fr_finish(fr_sys_clock_gettime(clk, ts));
 }
 
+int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
+{
+	struct fr_depth saved;
+	int ret;
+
+	if (!fr_depth_enter(&saved)) {
+		fr_depth_report("clock_gettime");
+		if (!fr_relocated())
+			return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
+		return fr_finish(fr_sys_clock_gettime(clk, ts));
+	}
+	ret = f(clk, ts);
+	fr_depth_leave(&saved);
+	return ret;
+}
+
+/* The interposer after us that fr_pass sends calls to, through pass_guarded; set before publication. */
+static fr_clock_fn guarded;
+
+static int pass_guarded(clockid_t clk, struct timespec *ts)
+{
+	return fr_pass_call(__atomic_load_n(&guarded, __ATOMIC_RELAXED), clk, ts);
+}
+
 static void *pass_cache;
 
 fr_clock_fn fr_pass_next(void)
@@ -93,7 +118,7 @@ int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
 	fr_clock_fn next = ts ? fr_pass_next() : NULL;
 
 	if (next)
-		return next(clk, ts);
+		return fr_pass_call(next, clk, ts);
 	return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
 }
 
@@ -112,8 +137,11 @@ fr_clock_fn fr_pass_target(void)
 {
 	fr_clock_fn f = fr_pass_interposer();
 
-	if (f)
-		return f;
+	/* Racers store the same target, before the release store that publishes pass_guarded. */
+	if (f) {
+		__atomic_store_n(&guarded, f, __ATOMIC_RELAXED);
+		return pass_guarded;
+	}
 	return fr_real_get() == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 

@@ -97,10 +97,22 @@ static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
  */
 extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
 
+/*
+ * f(clk, ts), f a clock_gettime of libc's convention outside this object, unless this thread
+ * already has FR_DEPTH_MAX such calls under way inside each other (passthru/depth.h): a
+ * definition after ours that leads back here is then answered by the system call, and
+ * FASTRAW_DEBUG says so once. Every call from here to another object's clock_gettime goes
+ * through it.
+ */
+int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts);
+
 /* The next clock_gettime in the chain after this object, whoever's (libc's own included), cached; NULL if none. */
 fr_clock_fn fr_pass_next(void);
 
-/* The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it if need be. */
+/*
+ * The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it
+ * if need be: a later interposer's behind fr_pass_call's bound, else libc's own.
+ */
 fr_clock_fn fr_pass_target(void);
 
 /* The chain's next clock_gettime when it is another interposer's, NULL when it is libc's own (or none). */

@@ -11,6 +11,7 @@
 #include "calib/calib_source.h"
 #include "exact/fastpath.h"
 #include "passthru/copies.h"
+#include "passthru/depth.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "proc/env.h"
@@ -288,6 +289,7 @@ static void init_once(void)
 		raw = fr_stats_start(raw);
 		fr_pass_count();
 	}
+	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
 	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
 	report(&p);
 }

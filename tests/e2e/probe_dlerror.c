@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arch/arch.h"
 #include "plugin_lib.h"
@@ -51,12 +52,38 @@ static void from_handles(void *vdso, void *libc)
 	report("dlvsym(libc, __clock_gettime, BOGUS_1.0)", dlvsym(libc, "__clock_gettime", "BOGUS_1.0"));
 }
 
+/*
+ * dlvsym with the empty version, whose hash is 0: glibc's loader would compare it with the NULL
+ * name of an unversioned export's version slot. Every name libfastraw exports, by RTLD_DEFAULT,
+ * RTLD_NEXT and the program's own handle; only found or not (the text is left to the caller).
+ */
+static int empty_version(void)
+{
+	static const char *const names[] = { "clock_gettime", "__clock_gettime", "dlsym", "dlvsym", "getauxval",
+					     "__getauxval", "syscall", "fastraw_now_ns", "fastraw_info", NULL };
+	void *self = dlopen(NULL, RTLD_LAZY);
+
+	for (const char *const *n = names; *n; n++) {
+		printf("empty %s default=%s\n", *n, dlvsym(RTLD_DEFAULT, *n, "") ? "found" : "NULL");
+		printf("empty %s next=%s\n", *n, dlvsym(RTLD_NEXT, *n, "") ? "found" : "NULL");
+		printf("empty %s self=%s\n", *n, dlvsym(self, *n, "") ? "found" : "NULL");
+	}
+	printf("empty done\n");
+	return 0;
+}
+
+/* argv[1]: the plugin to load, or "empty": only the empty-version lookups. */
 int main(int argc, char **argv)
 {
-	void *vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
-	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-	void *plugin = argc == 2 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
-	plugin_failures_fn failures = plugin ? (plugin_failures_fn)dlsym(plugin, "e2e_plugin_failures") : NULL;
+	void *vdso, *libc, *plugin;
+	plugin_failures_fn failures;
+
+	if (argc == 2 && strcmp(argv[1], "empty") == 0)
+		return empty_version();
+	vdso = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	plugin = argc == 2 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
+	failures = plugin ? (plugin_failures_fn)dlsym(plugin, "e2e_plugin_failures") : NULL;
 
 	if (!vdso || !libc || !failures) {
 		printf("setup failed: vdso %p libc %p plugin %p: %s\n", vdso, libc, plugin, dlerror());

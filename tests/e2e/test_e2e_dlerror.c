@@ -73,6 +73,25 @@ static char *glibc_alone(const char *list)
 	return out;
 }
 
+/*
+ * dlvsym with the empty version never faults: glibc alone finds none of these names so (its
+ * versions have names), and neither does it beside libfastraw, whose exports are unversioned.
+ */
+START_TEST(dlerror_empty_version)
+{
+	const struct e2e_opts opts = { .no_preload = _i == 0 };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
+	e2e_assert_ok(&r);
+	e2e_assert_quiet(&r);
+	ck_assert_msg(strstr(r.out, "empty done\n"), "the probe stopped:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, "=NULL"), 27);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, "=found"), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
 START_TEST(dlerror_preloaded)
 {
 	char *glibc = glibc_alone(NULL), *ours = transcript(NULL, 0);
@@ -127,6 +146,7 @@ static Suite *dlerror_suite(void)
 	tcase_add_test(tc, dlerror_preloaded);
 	tcase_add_test(tc, dlerror_launcher);
 	tcase_add_test(tc, dlerror_beside_interposer);
+	tcase_add_loop_test(tc, dlerror_empty_version, 0, 2);
 	return s;
 }
 

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: a definition after libfastraw that leads back to it (glibc 2.17 librt's IFUNC, a plain wrapper) never makes a call loop, in every mode. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+
+static const char *const probes[] = { "FR_PROBE_LOOP_IFUNC", "FR_PROBE_LOOP_WRAPPER" };
+static const char *const vias[] = { "direct", "default", "next" };
+static const char *const clocks[] = { "realtime", "monotonic", "raw", "boottime", "process" };
+
+/* The modes a program may run in: each takes its own path through the pass-through. */
+static const char *const modes[] = { NULL, "FASTRAW_STATS=1", E2E_TSC(E2E_UNORDERED), "FASTRAW_SYSCALL=1",
+				     "FASTRAW_DISABLE=1", "FASTRAW_SOURCE=calibrated" };
+#define N_MODES (sizeof(modes) / sizeof(modes[0]))
+
+/* Runs the probe and asserts every clock through every way answered inside the kernel's bracket. */
+static void run_probe(struct e2e_result *r, const char *probe, const struct e2e_opts *opts)
+{
+	char key[64];
+
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env(probe), "null"));
+	ck_assert_msg(!(WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGALRM),
+		      "%s hung (still running after its alarm): a call went round in a loop\n%.*s", probe,
+		      E2E_SHOWN, r->err);
+	e2e_assert_ok(r);
+	ck_assert_msg(strstr(r->out, "default=found\n") && strstr(r->out, "next=found\n"), "%s: a lookup failed:\n%.*s",
+		      probe, E2E_SHOWN, r->out);
+	for (size_t v = 0; v < sizeof(vias) / sizeof(vias[0]); v++)
+		for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+			snprintf(key, sizeof(key), "%s.%s samples", vias[v], clocks[c]);
+			ck_assert_int_gt(e2e_int_value(r->out, key), 0);
+		}
+	ck_assert_msg(e2e_count_lines_with(r->out, "violations=0") == 15, "%s: answers outside the kernel's bracket:\n%.*s",
+		      probe, E2E_SHOWN, r->out);
+	ck_assert_msg(strstr(r->out, "mono_null ret=-1 errno=14\n"), "%s: MONOTONIC with a NULL timespec:\n%.*s", probe,
+		      E2E_SHOWN, r->out);
+	ck_assert_msg(strstr(r->out, "done ret=0\n"), "%s did not finish:\n%.*s", probe, E2E_SHOWN, r->out);
+}
+
+/* glibc 2.17's librt shape: the IFUNC binds back into libfastraw, which the pass-through passes over. */
+START_TEST(loop_modes)
+{
+	const char *probe = probes[_i / N_MODES];
+	const char *mode = modes[_i % N_MODES];
+	const char *env[] = { mode, NULL };
+	const struct e2e_opts opts = { .env = mode ? env : NULL };
+	struct e2e_result r;
+
+	run_probe(&r, probe, &opts);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * The IFUNC is passed over without going round at all; the wrapper, an ordinary function in
+ * another object, can only be stopped by the depth bound, and FASTRAW_DEBUG says so once.
+ */
+START_TEST(loop_debug_says)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+	int wrapper = _i == 1;
+
+	run_probe(&r, probes[_i], &opts);
+	ck_assert_int_eq(e2e_count_lib_lines(r.err, "loop: clock_gettime came back into libfastraw"), wrapper);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Without libfastraw both probes pass: their expectations are libc's own behaviour. */
+START_TEST(loop_libc_baseline)
+{
+	const struct e2e_opts opts = { .no_preload = 1 };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env(probes[_i])));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, "violations=0"), 15);
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *loop_suite(void)
+{
+	Suite *s = suite_create("e2e_loop");
+	TCase *tc = e2e_tcase(s, "loop");
+
+	tcase_add_loop_test(tc, loop_modes, 0, (int)(2 * N_MODES));
+	tcase_add_loop_test(tc, loop_debug_says, 0, 2);
+	tcase_add_loop_test(tc, loop_libc_baseline, 0, 2);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(loop_suite());
+}
