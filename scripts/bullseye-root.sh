@@ -13,6 +13,8 @@
 # Needs root (debootstrap's second stage runs in a chroot). Exits 77 (CTest's "skipped") with
 # the reason when the root cannot be made here.
 set -euo pipefail
+# debootstrap and chroot live in sbin, which a login shell of a user other than root may not search.
+PATH=$PATH:/usr/sbin:/sbin
 
 ARCH=${1:-$(dpkg --print-architecture 2>/dev/null || true)}
 CACHE=${FASTRAW_MATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fastraw-matrix}

@@ -34,7 +34,7 @@ if(FR_LIBC STREQUAL "glibc" AND NOT FASTRAW_SANITIZE)
           FR_SUITE_CLOCKS=$<TARGET_FILE:test_e2e_clocks>
           FR_SUITE_LOOKUP=$<TARGET_FILE:test_e2e_lookup>)
     # sudo and su through PAM in a Debian 11 root with the library in its /etc/ld.so.preload. The
-    # first run makes the root with debootstrap into the matrix cache (about 1.5 min, 210 MB).
+    # first run makes the root with debootstrap into the matrix cache (under 2 min, 210 MB).
     add_executable(pty_answer floor/pty_answer.c)
     target_link_libraries(pty_answer PRIVATE fastraw_warnings)
     fr_add_script_test(pam_sudo LABELS userland SKIP TIMEOUT 900

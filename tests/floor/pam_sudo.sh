@@ -19,7 +19,11 @@
 # shellcheck source=tests/support/checks.sh
 . "$(dirname "$0")/../support/checks.sh"
 : "${FR_SOURCE_DIR:?run under ctest}" "${FASTRAW_LIB:?}" "${FR_PTY_ANSWER:?}" "${CC:?}" "${FR_DEB_ARCH:?}"
+# A stopped test (CTest's timeout) still runs its EXIT trap, which removes its scratch folder.
+trap 'exit 1' HUP INT TERM
 unset LD_PRELOAD FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE FASTRAW_SOURCE FASTRAW_SYSCALL FASTRAW_SHADOW_VDSO
+# chroot lives in sbin, which a shell of a user other than root may not search.
+PATH=$PATH:/usr/sbin:/sbin
 PW=fastraw-pw-27
 ROOT_LIB=/usr/local/lib/libfastraw.so
 # What libpam, su and sudo print when a module's or a plugin's symbol cannot be had, or the
@@ -42,7 +46,10 @@ if [ "${1:-}" != --inside ]; then
 	rc=$?
 	cat "$T/root.err"
 	[ "$rc" != 77 ] || skip "no bullseye root: $(sed -n 's/^bullseye-root: SKIPPED: //p' "$T/root.err")"
-	[ "$rc" = 0 ] && [ -f "$BASE/.complete" ] || { echo "FAIL: scripts/bullseye-root.sh made no root (exit $rc)"; exit 1; }
+	if [ "$rc" != 0 ] || [ ! -f "$BASE/.complete" ]; then
+		echo "FAIL: scripts/bullseye-root.sh made no root (exit $rc)"
+		exit 1
+	fi
 	echo "root: $BASE"
 	unshare --mount --propagation private sh "$0" --inside "$BASE"
 	exit $?
@@ -53,6 +60,7 @@ BASE=$2
 LIB=$(readlink -f "$FASTRAW_LIB")
 R=$T/root
 # Unmount first: removing the folder through a bound /dev would reach the machine's own devices.
+# shellcheck disable=SC2317  # called by the trap
 cleanup() {
 	umount -R "$R" 2>/dev/null || umount -R -l "$R" 2>/dev/null
 	rm -rf --one-file-system "$T"
@@ -66,19 +74,24 @@ if ! mount -t overlay overlay -o "lowerdir=$BASE,upperdir=$T/upper,workdir=$T/wo
 fi
 # A /dev of its own with only what su and sudo use; the terminals are the machine's, so that a
 # pseudo-terminal opened outside is the same inside. No /dev/log: nothing reaches the machine's log.
-mount -t proc proc "$R/proc" &&
-	mount -t tmpfs -o mode=755 fastraw-dev "$R/dev" &&
+mount_system() {
+	mount -t proc proc "$R/proc" || return 1
+	mount -t tmpfs -o mode=755 fastraw-dev "$R/dev" || return 1
 	for node in null zero full random urandom tty; do
-		touch "$R/dev/$node" && mount --bind "/dev/$node" "$R/dev/$node" || exit 1
-	done &&
-	mkdir "$R/dev/pts" && mount --bind /dev/pts "$R/dev/pts" &&
-	ln -s pts/ptmx "$R/dev/ptmx" && ln -s /proc/self/fd "$R/dev/fd" ||
-	{ echo "FAIL: cannot mount /proc and /dev in the root"; exit 1; }
+		touch "$R/dev/$node" || return 1
+		mount --bind "/dev/$node" "$R/dev/$node" || return 1
+	done
+	mkdir "$R/dev/pts" && mount --bind /dev/pts "$R/dev/pts" || return 1
+	ln -s pts/ptmx "$R/dev/ptmx" && ln -s /proc/self/fd "$R/dev/fd"
+}
+mount_system || { echo "FAIL: cannot mount /proc and /dev in the root"; exit 1; }
 
 # The user, before any preload: setting it up is not under test.
-chroot "$R" /usr/sbin/useradd -m -s /bin/sh -G sudo fruser &&
-	printf 'fruser:%s\nroot:%s\n' "$PW" "$PW" | chroot "$R" /usr/sbin/chpasswd ||
-	{ echo "FAIL: cannot make the user in the root"; exit 1; }
+if ! chroot "$R" /usr/sbin/useradd -m -s /bin/sh -G sudo fruser ||
+	! printf 'fruser:%s\nroot:%s\n' "$PW" "$PW" | chroot "$R" /usr/sbin/chpasswd; then
+	echo "FAIL: cannot make the user in the root"
+	exit 1
+fi
 uid=$(chroot "$R" id -u fruser)
 gid=$(chroot "$R" id -g fruser)
 sudo_gid=$(chroot "$R" getent group sudo | cut -d: -f3)
