@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The userlands libfastraw serves (label userland): the glibc floor of the library and the launcher
-# (GLIBC_2.17), and the e2e probes built against Debian 11's glibc 2.31 and run under its loader.
+# (GLIBC_2.17), the e2e probes built against Debian 11's glibc 2.31 and run under its loader, and
+# sudo and su in a Debian 11 root with the library in its /etc/ld.so.preload.
 get_property(fr_launcher_static GLOBAL PROPERTY FASTRAW_LAUNCHER_STATIC)
 if(NOT CMAKE_OBJDUMP)
   set(CMAKE_OBJDUMP objdump)
@@ -32,5 +33,16 @@ if(FR_LIBC STREQUAL "glibc" AND NOT FASTRAW_SANITIZE)
           FR_SUITE_BRACKET=$<TARGET_FILE:test_e2e_bracket>
           FR_SUITE_CLOCKS=$<TARGET_FILE:test_e2e_clocks>
           FR_SUITE_LOOKUP=$<TARGET_FILE:test_e2e_lookup>)
+    # sudo and su through PAM in a Debian 11 root with the library in its /etc/ld.so.preload. The
+    # first run makes the root with debootstrap into the matrix cache (under 2 min, 210 MB).
+    add_executable(pty_answer floor/pty_answer.c)
+    target_link_libraries(pty_answer PRIVATE fastraw_warnings)
+    fr_add_script_test(pam_sudo LABELS userland SKIP TIMEOUT 900
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/floor/pam_sudo.sh
+      ENV FR_SOURCE_DIR=${PROJECT_SOURCE_DIR}
+          FASTRAW_LIB=$<TARGET_FILE:fastraw>
+          FR_PTY_ANSWER=$<TARGET_FILE:pty_answer>
+          CC=${CMAKE_C_COMPILER}
+          FR_DEB_ARCH=${FR_ARCH_DEB})
   endif()
 endif()
