@@ -132,7 +132,7 @@ usage() {
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
-		printf '  %-16s Linux %-4s -cpu %-11s -smp %s  %-28s %s%s\n' "$name" "$series" "$cpu" "$smp" \
+		printf '  %-16s Linux %-11s -cpu %-11s -smp %s  %-28s %s%s\n' "$name" "$series" "$cpu" "$smp" \
 			"$opts" "$expect" "$([ "$tns" = 0 ] || echo ", in a time namespace")"
 	done
 }
