@@ -13,9 +13,9 @@
 # arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
 # nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
 # aarch64/kernels; default ~/.cache/fastraw-matrix). Linux 4.19, which Debian's archive no longer
-# has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default
-# ../shared/kernels/ beside the project); without it its configurations are skipped and the others
-# run. -j runs that many guests
+# has, and RHEL 8's kernel shape boot from prebuilt images ($FASTRAW_SHARED_KERNELS/4.19/bzImage
+# and .../rhel8-shape/bzImage, default ../shared/kernels/ beside the project); without one its
+# configurations are skipped and the others run. -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
@@ -64,6 +64,12 @@ TSC_OPTS="clocksource=tsc tsc=reliable"
 # through, where the exact suites apply again. 4.19 has no time namespaces: the guest leaves the
 # cases tagged timens out.
 GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib,e2e_lookup
+# RHEL 8's shape (a prebuilt 5.2.1 that reports 4.18.0-553.el8_10.x86_64): a 4.18 release whose
+# gtod page has the 4.20-5.2 layout, as RHEL, Rocky and Alma 8 kernels have. The same suites as
+# gtod-4.19; FR_E2E_GTOD (a boot option init passes on) names the layout e2e_calib must see
+# on the debug line, with the line saying the release implied another.
+GTOD_419_OPTS="$TSC_OPTS FR_E2E_GTOD=3.16-4.19"
+GTOD_RHEL8_OPTS="$TSC_OPTS FR_E2E_GTOD=4.20-5.2"
 # On hpet only e2e_calib's source case runs: forced there, calibrated mode broke its bound
 # (2439 ns in the fenced mode against hpet's RAW), which is why the kernel's verdict counts.
 GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_lookup,e2e_calib:source
@@ -81,7 +87,8 @@ CONFIGS_x86_64=(
 	"tsc-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"tsc-7.3|7.3|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"nordtscp-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max,-rdtscp|2"
-	"gtod-4.19|4.19|$TSC_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"gtod-4.19|4.19|$GTOD_419_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"gtod-rhel8|rhel8-shape|$GTOD_RHEL8_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
 	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
 )
 
@@ -125,7 +132,7 @@ usage() {
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
-		printf '  %-16s Linux %-4s -cpu %-11s -smp %s  %-28s %s%s\n' "$name" "$series" "$cpu" "$smp" \
+		printf '  %-16s Linux %-11s -cpu %-11s -smp %s  %-28s %s%s\n' "$name" "$series" "$cpu" "$smp" \
 			"$opts" "$expect" "$([ "$tns" = 0 ] || echo ", in a time namespace")"
 	done
 }

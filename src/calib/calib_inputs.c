@@ -31,6 +31,8 @@ static int read_small(const char *path, char *buf, size_t len)
  * The pre-5.3 gtod page of this kernel, read once: 0 and *g filled, or -1 (5.3+, 3.10's fixed
  * address, which nothing here can prove mapped, no [vvar], or a page that does not decode).
  * Before 5.3 the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar].
+ * The release says only whether to look; the page says which layout it has (g->era): RHEL 8's
+ * 4.18 kernels carry the 4.20 shape.
  */
 static int gtod_of(const char *release, struct fr_gtod *g)
 {
@@ -41,7 +43,14 @@ static int gtod_of(const char *release, struct fr_gtod *g)
 		return -1;
 	if (fr_maps_read(&maps) != 0 || !maps.vvar)
 		return -1;
-	return fr_gtod_read((const volatile uint8_t *)maps.vvar, (enum fr_gtod_era)era, g) ? -1 : 0;
+	return fr_gtod_read_any((const volatile uint8_t *)maps.vvar, era, g) ? -1 : 0;
+}
+
+int fr_cal_gtod_layout(const char *release)
+{
+	struct fr_gtod g;
+
+	return gtod_of(release, &g) == 0 ? g.era : -1;
 }
 
 const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release)
@@ -65,10 +74,16 @@ const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *relea
 }
 
 /* What the debug line says of a gtod seed: its source and the layout the page was read with. */
-static const char *gtod_source(const char *release)
+static const char *gtod_source(const struct fr_gtod *g)
 {
-	return fr_gtod_era_for_release(release) == FR_GTOD_4_X ? "kernel gtod mult (3.16-4.19 layout)"
-							       : "kernel gtod mult (4.20-5.2 layout)";
+	switch (g->era) {
+	case FR_GTOD_4_X:
+		return "kernel gtod mult (3.16-4.19 layout)";
+	case FR_GTOD_4_20:
+		return "kernel gtod mult (4.20-5.2 layout)";
+	default:
+		return "kernel gtod mult (3.10 layout)";
+	}
 }
 
 void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out)
@@ -98,7 +113,7 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 		out->kmult = out->kshift = 0;
 	}
 	if (gtod_of(release, &g) == 0 && g.tsc && (out->mult = fr_cal_seed_mult_from_shift(g.mult, g.shift)) != 0) {
-		out->source = gtod_source(release);
+		out->source = gtod_source(&g);
 		out->kmult = g.mult;
 		out->kshift = g.shift;
 		return;

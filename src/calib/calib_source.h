@@ -43,6 +43,13 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
  */
 const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release);
 
+/*
+ * The layout this kernel's pre-5.3 gtod page holds (enum fr_gtod_era), read as the two above
+ * read it, or -1 when none is read (5.3+, no [vvar], a page no layout fits). For FASTRAW_DEBUG,
+ * which says so where it differs from the one the release implies.
+ */
+int fr_cal_gtod_layout(const char *release);
+
 #pragma GCC visibility pop
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pre-5.3 gtod page: which layout a kernel release has, and one seqcount-consistent read of it. */
+/* The pre-5.3 gtod page: the layout a kernel release implies, the one a page holds, and one seqcount-consistent read of it. */
 #include "kdata/gtod.h"
 
 #include <stddef.h>
@@ -12,9 +12,9 @@
  * (seqcount_t, then a clock struct starting at +8) to the 3.16 one (unsigned seq, vclock_mode at
  * +4) at 3.15 or 3.16: docs/kernel-data.md §2.2 leaves that boundary unverified, so 3.15 is
  * given the 3.10 layout here and fr_gtod_read's plausibility checks must catch a wrong guess.
- * Distribution kernels ("3.10.0-*.el7") may carry later vDSO backports (unverified): a
- * 3.16-layout page read as 3.10 is rejected (its "mode" is half of cycle_last), so a caller can
- * try FR_GTOD_4_X.
+ * A release only suggests a layout: distribution kernels carry later ones under older numbers
+ * (RHEL 8's 4.18.0-*.el8 has the 4.20 shape; RHEL 7's 3.10 backports are unverified), which is
+ * why fr_gtod_read_any lets the page decide.
  */
 int fr_gtod_era_for_release(const char *release)
 {
@@ -47,35 +47,54 @@ int fr_gtod_era_for_release(const char *release)
 }
 
 /*
- * struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h) at vvar+128, the fields a seed needs:
+ * struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h) at vvar+128, the fields a seed needs
+ * and those that tell the layouts apart:
  *   3.10 (upstream 3.10.25): seqcount_t seq (4 bytes there), then a clock struct whose u64
- *     members align it to 8: vclock_mode 8, cycle_last 16, mask 24, mult 32, shift 36. Later
- *     seqcount_t grew a lockdep map under CONFIG_DEBUG_LOCK_ALLOC: a debug kernel still on this
- *     layout would move every field, and the checks below are what catch it.
- *   3.16-4.19 and 4.20-5.2: unsigned seq 0, int vclock_mode 4, cycle_last 8, mask 16, mult 24,
- *     shift 28 (4.20 replaced the time fields after shift with basetime[]).
+ *     members align it to 8: vclock_mode 8, cycle_last 16, mask 24, mult 32, shift 36; then
+ *     wall_time_sec 40, wall_time_snsec 48, the monotonic pair, sys_tz 72, wall_time_coarse
+ *     {sec 80, nsec 88}. Later seqcount_t grew a lockdep map under CONFIG_DEBUG_LOCK_ALLOC: a
+ *     debug kernel still on this layout would move every field, and the checks below catch it.
+ *   3.16-4.19: unsigned seq 0, int vclock_mode 4, cycle_last 8, mask 16, mult 24, shift 28,
+ *     wall_time_snsec 32, wall_time_sec 40, the monotonic pair 48, wall_time_coarse_sec 64,
+ *     wall_time_coarse_nsec 72.
+ *   4.20-5.2: the same up to shift, then basetime[clock id] {sec, nsec} from 32: REALTIME at
+ *     32/40, REALTIME_COARSE (5) at 112/120. RHEL 8's kernels carry this shape under 4.18.
+ * Each update writes the realtime base (xtime_sec, xtime_nsec) and its coarse copy (xtime_sec,
+ * xtime_nsec >> shift) in one seqcount window, so within one read they agree at the right
+ * offsets and almost never at another layout's (docs/kernel-data.md §2.8).
  * Clock modes (VCLOCK_*): NONE 0 and TSC 1 in every era; 2 and 3 were HPET and PVCLOCK up to 4.6,
  * PVCLOCK and HVCLOCK (from 4.11) after the HPET mode went in 4.7 (4.4.190 stable too). Nothing
  * above 3 exists before 5.3, so only the TSC test depends on the number.
  */
 struct gtod_layout {
 	uint8_t mode, cycle_last, mask, mult, shift;
+	uint8_t rt_sec, rt_snsec, coarse_sec, coarse_nsec;
 	uint32_t max_mode;
+	const char *name;
 };
 
-static const struct gtod_layout gtod_layouts[] = {
-	[FR_GTOD_3_10] = { .mode = 8, .cycle_last = 16, .mask = 24, .mult = 32, .shift = 36, .max_mode = 3 },
-	[FR_GTOD_4_X] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .max_mode = 3 },
-	[FR_GTOD_4_20] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .max_mode = 3 },
+static const struct gtod_layout gtod_layouts[FR_GTOD_ERAS] = {
+	[FR_GTOD_3_10] = { .mode = 8, .cycle_last = 16, .mask = 24, .mult = 32, .shift = 36, .rt_sec = 40,
+			   .rt_snsec = 48, .coarse_sec = 80, .coarse_nsec = 88, .max_mode = 3, .name = "3.10" },
+	[FR_GTOD_4_X] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .rt_sec = 40,
+			  .rt_snsec = 32, .coarse_sec = 64, .coarse_nsec = 72, .max_mode = 3, .name = "3.16-4.19" },
+	[FR_GTOD_4_20] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .rt_sec = 32,
+			   .rt_snsec = 40, .coarse_sec = 112, .coarse_nsec = 120, .max_mode = 3, .name = "4.20-5.2" },
 };
 
 #define GTOD_OFFSET 128
 #define GTOD_MODE_TSC 1
+#define GTOD_NSEC_PER_SEC 1000000000ULL
 /*
  * A writer holds seq odd for well under a microsecond: this bound is never reached but by a
  * stuck page. Each round waits up to FR_SEQ_SPINS looks while seq is odd.
  */
 #define GTOD_ROUNDS (4096 / FR_SEQ_SPINS)
+
+const char *fr_gtod_era_name(int era)
+{
+	return era >= 0 && era < FR_GTOD_ERAS ? gtod_layouts[era].name : "?";
+}
 
 const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, struct fr_gtod *out)
 {
@@ -87,10 +106,11 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
 	*out = v;
 	if (!page)
 		return "no gtod page";
-	if ((unsigned)era >= sizeof(gtod_layouts) / sizeof(gtod_layouts[0]))
+	if ((unsigned)era >= FR_GTOD_ERAS)
 		return "unknown gtod era";
 	l = &gtod_layouts[era];
 	g = page + GTOD_OFFSET;
+	v.era = (int)era;
 	for (int i = 0; i < GTOD_ROUNDS && !settled; i++) {
 		uint32_t seq = fr_seq_begin(g);
 
@@ -101,6 +121,10 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
 		v.mask = FR_LD64(g + l->mask);
 		v.mult = FR_LD32(g + l->mult);
 		v.shift = FR_LD32(g + l->shift);
+		v.rt_sec = FR_LD64(g + l->rt_sec);
+		v.rt_snsec = FR_LD64(g + l->rt_snsec);
+		v.coarse_sec = FR_LD64(g + l->coarse_sec);
+		v.coarse_nsec = FR_LD64(g + l->coarse_nsec);
 		settled = !fr_seq_retry(g, seq);
 	}
 	if (!settled)
@@ -116,6 +140,50 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
 	/* The TSC clocksource's mask is CLOCKSOURCE_MASK(64) in every kernel. */
 	if (v.mode == GTOD_MODE_TSC && v.mask != ~0ULL)
 		return "implausible mask in the gtod page (not ~0 with clock mode TSC)";
+	/* The kernel keeps xtime_nsec below a second, so the coarse copy is under 10^9 too. */
+	if (v.coarse_sec != v.rt_sec || v.coarse_nsec != v.rt_snsec >> v.shift || v.coarse_nsec >= GTOD_NSEC_PER_SEC)
+		return "the gtod page is not of this layout (its realtime base and coarse copy disagree)";
 	out->tsc = v.mode == GTOD_MODE_TSC;
 	return NULL;
+}
+
+const char *fr_gtod_read_any(const volatile uint8_t *page, int release_era, struct fr_gtod *out)
+{
+	struct fr_gtod v, first = { 0 };
+	const char *why, *release_why = NULL;
+	int fits = 0, release_fits = 0;
+
+	for (int era = 0; era < FR_GTOD_ERAS; era++) {
+		why = fr_gtod_read(page, (enum fr_gtod_era)era, &v);
+		if (era == release_era)
+			release_why = why;
+		if (why)
+			continue;
+		if (!fits++)
+			first = v;
+		if (era == release_era) {
+			release_fits = 1;
+			*out = v;
+		}
+	}
+	if (release_fits)
+		return NULL;
+	if (fits == 1) {
+		*out = first;
+		return NULL;
+	}
+	/* Nothing (or several layouts, none the release's) fits: report what the release's read saw. */
+	if (release_era >= 0 && release_era < FR_GTOD_ERAS)
+		fr_gtod_read(page, (enum fr_gtod_era)release_era, out);
+	else
+		*out = (struct fr_gtod){ .era = -1 };
+	out->tsc = 0;
+	if (fits)
+		return "the gtod page fits more than one layout, none its release's";
+	return release_why ? release_why : "the gtod page fits no known layout";
+}
+
+int fr_gtod_layout_differs(int release_era, const struct fr_gtod *g)
+{
+	return release_era >= 0 && g->era >= 0 && g->era != release_era;
 }

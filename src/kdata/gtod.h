@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The pre-5.3 kernel data page (vsyscall_gtod_data): its layout by kernel release, and one consistent read of it. */
+/* The pre-5.3 kernel data page (vsyscall_gtod_data): its layouts, which one a page holds, and one consistent read of it. */
 #ifndef FR_GTOD_H
 #define FR_GTOD_H
 
@@ -14,19 +14,39 @@
  * NTP-adjusted one, good enough for a seed. Clock mode numbers differ by era (§5 table).
  */
 enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20 };
+#define FR_GTOD_ERAS 3
 
 struct fr_gtod {
 	int tsc;        /* the clock mode is TSC */
+	int era;        /* the layout it was read with (enum fr_gtod_era) */
 	uint32_t mode;  /* raw mode value */
 	uint64_t cycle_last, mask;
 	uint32_t mult, shift;
+	/*
+	 * The realtime base (seconds, nanoseconds << shift) and its coarse copy (seconds,
+	 * nanoseconds) as this layout places them: the kernel writes all four from the same
+	 * timekeeper fields in each update, so they agree only where the layout is the page's own.
+	 */
+	uint64_t rt_sec, rt_snsec, coarse_sec, coarse_nsec;
 };
 
 /* The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"); -1 for 5.3+, unknown, or an architecture without it. */
 int fr_gtod_era_for_release(const char *release);
+/* The layout's name as docs/kernel-data.md §2.1-2.3 give it ("3.10", "3.16-4.19", "4.20-5.2"); "?" for others. */
+const char *fr_gtod_era_name(int era);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
-   here). Returns NULL or why it could not (odd seq that never settles, implausible values). */
+   here) and checks it is laid out as era says. Returns NULL or why it could not (odd seq that
+   never settles, implausible values, a page of another shape). */
 const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, struct fr_gtod *out);
+/*
+ * Reads the page in the layout it holds, whatever the release says: the one layout whose
+ * fr_gtod_read accepts it (out->era). Where several do (a page whose realtime base says too
+ * little, as one still all zero), the release's layout (release_era, -1 for none) is taken if
+ * among them. Returns NULL, or why no layout fits (the release layout's reason where it has one).
+ */
+const char *fr_gtod_read_any(const volatile uint8_t *page, int release_era, struct fr_gtod *out);
+/* Whether a page read (g) holds another layout than its release implies (release_era, -1 for none). */
+int fr_gtod_layout_differs(int release_era, const struct fr_gtod *g);
 
 #pragma GCC visibility pop
 

@@ -10,6 +10,7 @@
 #include "startup/decide.h"
 #include "calib/calib_source.h"
 #include "exact/fastpath.h"
+#include "kdata/gtod.h"
 #include "passthru/copies.h"
 #include "passthru/depth.h"
 #include "elf/dynsym.h"
@@ -87,6 +88,7 @@ struct plan {
 	struct utsname uts;
 	struct fr_cal_seed seed;             /* calibrated mode's starting rate */
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
+	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
 /* The release fr_init_as decides for, instead of uname's; NULL in the library. */
@@ -100,6 +102,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	__builtin_memset(p, 0, sizeof(*p));
 	p->st.pick.era = "none";
 	p->st.mode = -1;
+	p->gtod_era = -1;
 	if (release_seam)
 		p->st.release = release_seam;
 	else
@@ -128,6 +131,8 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
 	eligible = fr_cal_eligible(&p->cpu, p->st.release);
+	if (p->env.debug)
+		p->gtod_era = fr_cal_gtod_layout(p->st.release);
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
 		p->st.cal_note = eligible;
 		return;
@@ -161,6 +166,18 @@ static void report(const struct plan *p)
 		fr_line_start(&l);
 		fr_line_add(&l, "lookups: ");
 		fr_line_add(&l, why);
+		fr_line_emit(&l);
+	}
+	if (p->gtod_era >= 0 && p->gtod_era != fr_gtod_era_for_release(p->st.release)) {
+		/* A vendor kernel with a later layout than its number (RHEL 8's 4.18): the page wins. */
+		fr_line_start(&l);
+		fr_line_add(&l, "gtod page: the ");
+		fr_line_add(&l, fr_gtod_era_name(p->gtod_era));
+		fr_line_add(&l, " layout, not the ");
+		fr_line_add(&l, fr_gtod_era_name(fr_gtod_era_for_release(p->st.release)));
+		fr_line_add(&l, " one release ");
+		fr_line_add(&l, p->st.release);
+		fr_line_add(&l, " implies; read as the page holds it");
 		fr_line_emit(&l);
 	}
 	fr_line_start(&l);

@@ -31,7 +31,9 @@
  *   FR_MATRIX_CLOCKSOURCE  wait until this is the current clocksource before starting;
  *   FR_MATRIX_TIMENS       nonzero: run every suite in a new time namespace with this
  *                          CLOCK_MONOTONIC offset in seconds;
- *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough).
+ *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough);
+ *   FR_E2E_GTOD            passed on to the suites: the gtod layout a pre-5.3 kernel's page
+ *                          has ("3.16-4.19", "4.20-5.2"), which e2e_calib expects on the debug line.
  * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
  * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
  * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
@@ -369,6 +371,7 @@ int main(void)
 	}
 	child_env[nenv] = NULL;
 	pass_on("FR_E2E_EXPECT");
+	pass_on("FR_E2E_GTOD");
 	pass_on("PATH");
 	report_machine();
 	exclude_timens_cases();
