@@ -134,3 +134,29 @@ char *launcher_preload_value(const char *lib, const char *old)
 	free(copy);
 	return val;
 }
+
+/*
+ * The loaders disagree on a name listed twice (glibc's reads the last LD_PRELOAD, musl's and
+ * getenv the first), so every copy's entries are kept, in order: the one value then passed on
+ * gives each loader what it would have loaded from either, and drops nothing the user listed.
+ */
+char *launcher_preload_inherited(char *const *env, int *copies)
+{
+	static const char key[] = "LD_PRELOAD=";
+	size_t cap = 1, len = 0;
+	char *val;
+
+	*copies = 0;
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, key, sizeof(key) - 1) == 0) {
+			cap += strlen(*e) - (sizeof(key) - 1) + 1;
+			++*copies;
+		}
+	if (!*copies || !(val = malloc(cap)))
+		return NULL;
+	val[0] = '\0';
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, key, sizeof(key) - 1) == 0)
+			append(val, &len, *e + sizeof(key) - 1);
+	return val;
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Finding libfastraw.so for the launcher, and the LD_PRELOAD value that puts it first. */
+/* Finding libfastraw.so for the launcher, and the one LD_PRELOAD value that adds it. */
 #ifndef LAUNCHER_LIB_H
 #define LAUNCHER_LIB_H
 
@@ -20,5 +20,12 @@ int launcher_find_lib(const char *explicit_path, char *out, size_t outlen, char 
  * its place (later ones are left out). NULL when out of memory.
  */
 char *launcher_preload_value(const char *lib, const char *old);
+
+/*
+ * The LD_PRELOAD the program would inherit: the values of every LD_PRELOAD entry of env (an
+ * execve may pass the name more than once), in their order, joined by ':'. Sets *copies to how
+ * many entries there were; NULL when none, or when out of memory (*copies > 0).
+ */
+char *launcher_preload_inherited(char *const *env, int *copies);
 
 #endif
