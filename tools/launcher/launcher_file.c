@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Opens only regular files, so that a FIFO or a device named as the library, the program or an interpreter cannot hang or disturb the launcher. */
+/* Opens only regular files, so that a FIFO or a device named to the launcher cannot hang or disturb it. */
 #define _GNU_SOURCE
 #include "launcher/launcher_file.h"
 
