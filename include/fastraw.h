@@ -65,8 +65,8 @@ int64_t fastraw_ticks_to_ns(uint64_t ticks);
 
 /*
  * What initialisation decided. Set size to sizeof(struct fastraw_info) before the call: the
- * library fills only the fields that fit in size (older callers keep working as fields are
- * added at the end) and sets size to what it filled. The strings are the library's, static,
+ * library fills only the fields that fit whole in size (older callers keep working as fields
+ * are added at the end), writes nothing past the last of them, and sets size to where it ends. The strings are the library's, static,
  * never to be freed.
  */
 struct fastraw_info {

@@ -3,6 +3,7 @@
 #include "fastraw.h"
 
 #include <errno.h>
+#include <stddef.h>
 
 #include "base/access.h"
 #include "startup/runtime.h"
@@ -134,6 +135,27 @@ FR_EXPORT int64_t fastraw_ticks_to_ns(uint64_t ticks)
 	return ns;
 }
 
+/* Where a field of struct fastraw_info ends. */
+#define INFO_END(f) (offsetof(struct fastraw_info, f) + sizeof(((struct fastraw_info *)0)->f))
+
+/*
+ * The bytes filled for a caller's size: up to the end of the last field that fits whole, so a
+ * size that ends inside a field (or inside the padding after active) never gets part of a
+ * pointer. 0 when not even size and active fit.
+ */
+static size_t info_fill(size_t size)
+{
+	static const size_t ends[] = {
+		INFO_END(era_note), INFO_END(source),     INFO_END(reason), INFO_END(counter),
+		INFO_END(clock_mode), INFO_END(era), INFO_END(kernel), INFO_END(active),
+	};
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (size >= ends[i])
+			return ends[i];
+	return 0;
+}
+
 FR_EXPORT int fastraw_info(struct fastraw_info *info)
 {
 	const struct fr_status *st;
@@ -141,14 +163,13 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 	int (*first)(struct fastraw_info *);
 	size_t n;
 
-	if (!info || info->size < offsetof(struct fastraw_info, kernel))
+	if (!info || !(n = info_fill(info->size)))
 		return -1;
 	st = status();
 	if (!st && (first = (int (*)(struct fastraw_info *))fr_copy_first_cached(&first_info, "fastraw_info")))
 		return first(info);
 	if (!st)
 		return -1;
-	n = info->size < sizeof(full) ? info->size : sizeof(full);
 	full.size = n;
 	full.kernel = st->release ? st->release : "?";
 	full.era = st->pick.era;

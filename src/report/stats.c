@@ -4,11 +4,10 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include "arch/arch.h"
 #include "report/clocknames.h"
+#include "report/errfd.h"
 #include "base/pages.h"
 
 #ifndef MADV_WIPEONFORK
@@ -37,11 +36,6 @@ __thread struct fr_stats_slot *fr_stats_mine;
 
 int fr_stats_on;
 static fr_raw_fn raw_target;
-
-/* The stderr the process started with: the exit line goes there or nowhere. */
-static int err_open;
-static dev_t err_dev;
-static ino_t err_ino;
 
 /*
  * The first counted call of a thread takes the next slot, without a lock. A signal handler that
@@ -99,12 +93,6 @@ static int raw_counting(struct timespec *ts)
 	return raw_target(ts);
 }
 
-/* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
-static long stat_fd2(struct stat *st)
-{
-	return fr_sys3(SYS_fstat, 2, (long)st, 0);
-}
-
 /* Where the kernel cannot wipe the slots in a fork child (before 4.14), the child does. */
 static void forget_parent_counts(void)
 {
@@ -114,15 +102,9 @@ static void forget_parent_counts(void)
 fr_raw_fn fr_stats_start(fr_raw_fn target)
 {
 	static int once;
-	struct stat st;
 
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
-		if (stat_fd2(&st) == 0) {
-			err_dev = st.st_dev;
-			err_ino = st.st_ino;
-			err_open = 1;
-		}
 		if (madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
 			pthread_atfork(NULL, NULL, forget_parent_counts);
 	}
@@ -181,18 +163,12 @@ void fr_stats_format(struct fr_line *l)
 	}
 }
 
-int fr_stats_stderr_unchanged(void)
-{
-	struct stat st;
-
-	return err_open && stat_fd2(&st) == 0 && st.st_dev == err_dev && st.st_ino == err_ino;
-}
-
 static void __attribute__((destructor)) report_at_exit(void)
 {
 	struct fr_line l;
 
-	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE) || !fr_stats_stderr_unchanged())
+	/* Only to the stderr noted at start-up (report/errfd.h): never into a file put on fd 2 since. */
+	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE) || !fr_errfd_unchanged())
 		return;
 	fr_line_start(&l);
 	fr_stats_format(&l);

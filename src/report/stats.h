@@ -82,16 +82,13 @@ static inline void fr_stats_pass_on(clockid_t clk)
 
 /*
  * Starts counting: RAW calls go through a counting wrapper of target. The first start also
- * notes which file fd 2 is (the exit line goes only there) and arranges for fork children to
- * start from zero.
+ * arranges for fork children to start from zero. The exit line goes only to the stderr that
+ * report/errfd.h noted.
  */
 fr_raw_fn fr_stats_start(fr_raw_fn target);
 
 /* Appends the exit line's text, "stats: MONOTONIC_RAW fast=N passthrough=M, ...", to l. */
 void fr_stats_format(struct fr_line *l);
-
-/* Whether fd 2 still names the file it named when counting started (never, if it was closed then). */
-int fr_stats_stderr_unchanged(void);
 
 #pragma GCC visibility pop
 

@@ -16,6 +16,7 @@
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "proc/env.h"
+#include "report/errfd.h"
 #include "report/log.h"
 #include "elf/nextsym.h"
 #include "report/stats.h"
@@ -148,6 +149,9 @@ static void report(const struct plan *p)
 	struct fr_line l;
 	const char *why;
 
+	/* Only to the stderr the process started with (report/errfd.h): never into a data file. */
+	if (!fr_errfd_unchanged())
+		return;
 	for (int i = 0; i < p->env.nwarn; i++) {
 		fr_line_start(&l);
 		fr_line_add(&l, "warning: ");
@@ -302,6 +306,13 @@ static void init_once(void)
 		raw = fr_cal_raw_for(p.st.counter);
 	if (!raw)
 		raw = raw_pass;
+	/*
+	 * Before any line: which file fd 2 is, if anything is to be printed (the loader's list is
+	 * walked only then). A copy loaded with the program notes it now; a dlopen'd one cannot
+	 * know the stderr the process started with.
+	 */
+	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats)
+		fr_errfd_note(fr_self_loaded_at_start());
 	if (p.env.stats) {
 		raw = fr_stats_start(raw);
 		fr_pass_count();

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,12 +87,65 @@ static void on_signal(int sig)
 		 (fastraw_ticks_to_ns(a) > 0 || !in.active);
 }
 
+/* Where a field ends: the library fills exactly the fields that fit whole in size (fastraw.h). */
+#define FIELD_END(f) (offsetof(struct fastraw_info, f) + sizeof(((struct fastraw_info *)0)->f))
+
+/*
+ * fastraw_info at every size from 0 to past the struct's, each into a buffer of 0x55 bytes:
+ * below size and active -1 with nothing written; else 0, size set to the end of the last whole
+ * field, those fields equal to a full call's and not one byte written after them. Prints one
+ * line per wrong size and the count.
+ */
+static void info_every_size(const struct fastraw_info *full)
+{
+	static const size_t ends[] = {
+		FIELD_END(active), FIELD_END(kernel), FIELD_END(era), FIELD_END(clock_mode),
+		FIELD_END(counter), FIELD_END(reason), FIELD_END(source), FIELD_END(era_note),
+	};
+	unsigned char buf[sizeof(struct fastraw_info) + 32] __attribute__((aligned(16)));
+	int bad = 0;
+
+	for (size_t size = 0; size <= sizeof(struct fastraw_info) + 16; size++) {
+		struct fastraw_info *in = (struct fastraw_info *)buf;
+		size_t want = 0, from;
+		int ret, ok;
+
+		for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+			want = size >= ends[i] ? ends[i] : want;
+		memset(buf, 0x55, sizeof(buf));
+		in->size = size;
+		ret = fastraw_info(in);
+		if (!want) {
+			ok = ret == -1 && in->size == size;
+			from = sizeof(in->size);
+		} else {
+			ok = ret == 0 && in->size == want && in->active == full->active;
+			ok &= want < FIELD_END(kernel) || in->kernel == full->kernel;
+			ok &= want < FIELD_END(era) || in->era == full->era;
+			ok &= want < FIELD_END(clock_mode) || in->clock_mode == full->clock_mode;
+			ok &= want < FIELD_END(counter) || in->counter == full->counter;
+			ok &= want < FIELD_END(reason) || in->reason == full->reason;
+			ok &= want < FIELD_END(source) || in->source == full->source;
+			ok &= want < FIELD_END(era_note) || in->era_note == full->era_note;
+			from = want;
+		}
+		for (size_t i = from; i < sizeof(buf); i++)
+			ok &= buf[i] == 0x55;
+		if (!ok) {
+			printf("info_size_wrong=size %zu: returned %d, size %zu (want %zu)\n", size, ret, in->size, want);
+			bad++;
+		}
+	}
+	printf("info_sizes_wrong=%d\n", bad);
+}
+
 int main(int argc, char **argv)
 {
 	static const unsigned sleeps_us[] = { 10000, 50000, 200000 };
 	long n = argc > 1 ? atol(argv[1]) : 100000;
 	struct e2e_tally now = { 0 }, th[2] = { { 0 }, { 0 } };
 	struct fastraw_info in, small;
+	int small_ret;
 	int64_t conv = 0, worst = 0, late_worst = 0, unconv = 0;
 	pthread_t tid[2];
 
@@ -104,9 +159,12 @@ int main(int argc, char **argv)
 	printf("era_note_ok=%d\n", in.era_note != NULL && (in.era_note[0] == '\0' || strncmp(in.era_note, "assumed: ", 9) == 0));
 	memset(&small, 0x55, sizeof(small));
 	small.size = offsetof(struct fastraw_info, kernel);
-	printf("info_small_ret=%d\ninfo_small_size=%zu\ninfo_small_untouched=%d\n", fastraw_info(&small), small.size,
+	/* Called before the printf: its arguments may be read in any order. */
+	small_ret = fastraw_info(&small);
+	printf("info_small_ret=%d\ninfo_small_size=%zu\ninfo_small_untouched=%d\n", small_ret, small.size,
 	       small.kernel == in.kernel ? 0 : 1);
 	printf("info_null=%d\n", fastraw_info(NULL));
+	info_every_size(&in);
 
 	for (long i = 0; i < n; i++)
 		e2e_bracket(&now, now_fn, CLOCK_MONOTONIC_RAW);

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe: makes a known number of RAW calls across threads, fork, vfork, or with fd 2 replaced, for the FASTRAW_STATS line. */
+/* Probe: makes a known number of RAW calls across threads, fork, vfork, with fd 2 replaced, or through a dlopen'd library, for the library's lines. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,6 +117,91 @@ static int datafile(const char *path, long n)
 	return 0;
 }
 
+/* N RAW calls through the clock_gettime of the library at lib, dlopen'd now; 0 or 1. */
+static int dlopened_calls(const char *lib, long n)
+{
+	int (*cg)(clockid_t, struct timespec *);
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	struct timespec ts;
+
+	if (!h || !(cg = (int (*)(clockid_t, struct timespec *))dlsym(h, "clock_gettime")))
+		return 1;
+	for (long i = 0; i < n; i++)
+		if (cg(CLOCK_MONOTONIC_RAW, &ts) != 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * dlopen LIB N [PATH]: the library loaded after start-up, its RAW called N times; with PATH,
+ * fd 2 first closed and reopened as a data file, as a program may do.
+ */
+static int dlopened(const char *lib, long n, const char *path)
+{
+	if (path) {
+		close(2);
+		if (open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600) != 2 || write(2, "data\n", 5) != 5)
+			return 1;
+	}
+	printf("pid=%d\n", (int)getpid());
+	fflush(stdout);
+	return dlopened_calls(lib, n);
+}
+
+/*
+ * dlopen-tty LIB N: "dlopen LIB N" in a child whose fd 2 is a terminal (a pseudo-terminal in
+ * raw mode); prints the child's pid, then what reached the terminal. The parent keeps the
+ * terminal open and, once the child has exited, writes an end mark into it: everything the
+ * child wrote comes before the mark, so reading up to it needs no timeout.
+ */
+static int dlopened_tty(const char *lib, const char *n)
+{
+	static const char mark[] = "--end of terminal--\n";
+	char buf[4096];
+	size_t got = 0;
+	struct termios t;
+	int master, slave, st;
+	const char *name;
+	pid_t pid;
+
+	/* No pseudo-terminal to be had (no devpts mounted, as in the kernel matrix's guests): said so. */
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 || !(name = ptsname(master)) ||
+	    (slave = open(name, O_RDWR | O_NOCTTY)) < 0 || tcgetattr(slave, &t) != 0) {
+		printf("tty=none\n");
+		return 0;
+	}
+	cfmakeraw(&t);
+	if (tcsetattr(slave, TCSANOW, &t) != 0)
+		return 1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(slave, 2);
+		close(slave);
+		close(master);
+		execl("/proc/self/exe", "e2e_probe_stats", "dlopen", lib, n, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return 1;
+	if (write(slave, mark, sizeof(mark) - 1) != (ssize_t)(sizeof(mark) - 1))
+		return 1;
+	while (got < sizeof(buf) - 1) {
+		ssize_t r = read(master, buf + got, sizeof(buf) - 1 - got);
+
+		if (r <= 0)
+			return 1;
+		got += (size_t)r;
+		buf[got] = '\0';
+		if (strstr(buf, mark))
+			break;
+	}
+	*strstr(buf, mark) = '\0';
+	printf("%s", buf);
+	return 0;
+}
+
 /* deadpipe N: runs "calls N" with stderr a pipe that nobody reads any more. */
 static int deadpipe(const char *n)
 {
@@ -158,6 +245,10 @@ int main(int argc, char **argv)
 		return vforked(atol(argv[2]), atol(argv[3]));
 	if (strcmp(mode, "datafile") == 0 && argc == 4)
 		return datafile(argv[2], atol(argv[3]));
+	if (strcmp(mode, "dlopen") == 0 && (argc == 4 || argc == 5))
+		return dlopened(argv[2], atol(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (strcmp(mode, "dlopen-tty") == 0 && argc == 4)
+		return dlopened_tty(argv[2], argv[3]);
 	if (strcmp(mode, "deadpipe") == 0 && argc == 3)
 		return deadpipe(argv[2]);
 	/* argv0 NAME N: this program again, as "calls N" under the name NAME. */
@@ -166,6 +257,6 @@ int main(int argc, char **argv)
 		return 127;
 	}
 	fprintf(stdout, "usage: e2e_probe_stats calls N | threads T N | fork N M | vfork N M | datafile PATH N | "
-			"deadpipe N | argv0 NAME N\n");
+			"dlopen LIB N [PATH] | dlopen-tty LIB N | deadpipe N | argv0 NAME N\n");
 	return 2;
 }

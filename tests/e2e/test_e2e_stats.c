@@ -144,6 +144,71 @@ START_TEST(reused_fd2_untouched)
 }
 END_TEST
 
+/* The settings that make the library print at start (a warning, the debug line) and at exit. */
+#define LOUD E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DEBUG=1", "FASTRAW_TSC=bogus")
+
+static void run_unloaded(struct e2e_result *r, const char *const argv[])
+{
+	struct e2e_opts o = { .env = LOUD, .no_preload = 1 };
+
+	e2e_run(r, &o, argv);
+	e2e_assert_ok(r);
+}
+
+/*
+ * The library dlopen'd after the program put a data file on fd 2: it cannot know the stderr the
+ * process started with, and writes none of its lines (warning, debug, exit) into the data.
+ */
+START_TEST(dlopened_after_data_file_untouched)
+{
+	char path[] = "/tmp/fastraw-e2e-stats-XXXXXX", data[1024];
+	struct e2e_result r;
+	ssize_t n;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	run_unloaded(&r, E2E_ARGV(probe(), "dlopen", e2e_need_env("FASTRAW_LIB"), "100", path));
+	n = read(fd, data, sizeof(data) - 1);
+	close(fd);
+	unlink(path);
+	ck_assert_int_ge(n, 0);
+	data[n] = '\0';
+	ck_assert_str_eq(data, "data\n");
+	ck_assert_str_eq(r.err, "");
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* Nor into a pipe on fd 2 (a program's data channel as likely as a log): a dlopen'd copy is quiet. */
+START_TEST(dlopened_pipe_quiet)
+{
+	struct e2e_result r;
+
+	run_unloaded(&r, E2E_ARGV(probe(), "dlopen", e2e_need_env("FASTRAW_LIB"), "100"));
+	ck_assert_str_eq(r.err, "");
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* With a terminal on fd 2, where a person reads, a dlopen'd copy writes every line. */
+START_TEST(dlopened_terminal_gets_lines)
+{
+	struct e2e_result r;
+
+	run_unloaded(&r, E2E_ARGV(probe(), "dlopen-tty", e2e_need_env("FASTRAW_LIB"), "100"));
+	if (strstr(r.out, "tty=none\n")) {
+		printf("dlopened_terminal_gets_lines: skipped, no pseudo-terminal here\n");
+		e2e_result_free(&r);
+		return;
+	}
+	ck_assert_msg(e2e_count_lib_lines(r.out, "warning: FASTRAW_TSC=bogus") == 1 &&
+			      e2e_count_lib_lines(r.out, "kernel=") == 1 &&
+			      e2e_count_lib_lines(r.out, "stats: MONOTONIC_RAW fast=") == 1,
+		      "want a warning, a debug and a stats line on the terminal, got:\n%.*s", E2E_SHOWN, r.out);
+	e2e_result_free(&r);
+}
+END_TEST
+
 /* stderr a pipe whose reader has gone: no SIGPIPE, the exit status is the program's own. */
 START_TEST(dead_pipe_keeps_exit_status)
 {
@@ -181,6 +246,9 @@ static Suite *e2e_stats_suite(void)
 	tcase_add_test(tc, vfork_counted_in_parent);
 	tcase_add_test(tc, calibrated_warmup_is_passthrough);
 	tcase_add_test(tc, reused_fd2_untouched);
+	tcase_add_test(tc, dlopened_after_data_file_untouched);
+	tcase_add_test(tc, dlopened_pipe_quiet);
+	tcase_add_test(tc, dlopened_terminal_gets_lines);
 	tcase_add_test(tc, dead_pipe_keeps_exit_status);
 	tcase_add_test(tc, program_name_escaped);
 	return s;

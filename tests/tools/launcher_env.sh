@@ -42,6 +42,25 @@ out_has "clock_gettime in $LIB"
 run 0 env LD_PRELOAD=":$LIB::" "$L" --lib "$LIB" "$PROBE"
 out_has "LD_PRELOAD=$LIB"
 
+# LD_PRELOAD listed twice (an execve can pass that): glibc's loader reads the last, getenv the
+# first. The program gets exactly one, holding every copy's entries in order and then the
+# library, so that whichever its loader reads, the library is loaded.
+run 0 "$PROBE" --execve LD_PRELOAD=libm.so.6 LD_PRELOAD=libdl.so.2 -- "$L" --lib "$LIB" --debug "$PROBE"
+out_has "LD_PRELOAD entries=1"
+out_has "LD_PRELOAD=libm.so.6:libdl.so.2:$LIB"
+out_has "clock_gettime in $LIB"
+err_has "fastraw: LD_PRELOAD was set 2 times; their entries go on in one, in order"
+err_has "fastraw: launching $PROBE with LD_PRELOAD=libm.so.6:libdl.so.2:$LIB"
+run 0 "$PROBE" --execve LD_PRELOAD="$LIB" LD_PRELOAD= LD_PRELOAD=libm.so.6 -- "$L" --lib "$LIB" "$PROBE"
+out_has "LD_PRELOAD entries=1"
+out_has "LD_PRELOAD=$LIB:libm.so.6"
+out_has "clock_gettime in $LIB"
+[ ! -s "$T/err" ] || fail "stderr is not empty without --debug"
+# One copy: nothing said about it.
+run 0 "$PROBE" --execve LD_PRELOAD=libm.so.6 -- "$L" --lib "$LIB" --debug "$PROBE"
+out_has "LD_PRELOAD entries=1"
+err_lacks "LD_PRELOAD was set"
+
 # PATH is searched like execvp: a non-executable match is passed over, argv[0] kept as typed.
 mkdir "$T/noexec" "$T/bin"
 cp "$PROBE" "$T/noexec/fr-probe"

@@ -45,6 +45,42 @@ chmod 755 "$T/text"
 run 126 "$L" --lib "$LIB" "$T/text"
 err_is "fastraw: $T/text: neither an ELF program nor a #! script"
 
+# FIFOs named as the library, as a #! interpreter and planted in the places searched: refused
+# without opening them. An open would wait for a writer for ever: timeout ends that with 124
+# (a bound on a hang, not a timing check), within the test's own limit.
+mkfifo "$T/fifo" || fail "mkfifo $T/fifo"
+run 125 timeout 20 "$L" --lib "$T/fifo" "$PROBE"
+out_empty
+err_is "fastraw: no usable libfastraw.so: $T/fifo (a FIFO, not a regular file)"
+run 126 timeout 20 "$L" --lib "$LIB" "$T/fifo"
+err_is "fastraw: $T/fifo: Permission denied"
+printf '#!%s\n' "$T/fifo" >"$T/fifoscript"
+chmod 755 "$T/fifoscript"
+run 126 timeout 20 "$L" --lib "$LIB" "$T/fifoscript"
+out_empty
+err_is "fastraw: $T/fifoscript: its #! interpreter $T/fifo: a FIFO, not a regular file"
+# Nor is a device opened: it may act on being opened.
+run 125 "$L" --lib /dev/null "$PROBE"
+err_is "fastraw: no usable libfastraw.so: /dev/null (a character device, not a regular file)"
+if [ -e "$LAUNCHER_INSTALL_LIBDIR/libfastraw.so" ]; then
+	echo "(FIFOs in the places searched not checked: an installed $LAUNCHER_INSTALL_LIBDIR/libfastraw.so comes first)"
+else
+	mkdir -p "$T/place/$LAUNCHER_BINDIR" "$T/place/$LAUNCHER_LIBDIR"
+	cp "$L" "$T/place/$LAUNCHER_BINDIR/fastraw"
+	mkfifo "$T/place/$LAUNCHER_BINDIR/libfastraw.so" "$T/place/$LAUNCHER_LIBDIR/libfastraw.so"
+	to_lib=$(realpath -m --relative-to="$T/place/$LAUNCHER_BINDIR" "$T/place/$LAUNCHER_LIBDIR")
+	run 125 timeout 20 "$T/place/$LAUNCHER_BINDIR/fastraw" "$PROBE"
+	out_empty
+	err_is "fastraw: no usable libfastraw.so: $LAUNCHER_INSTALL_LIBDIR/libfastraw.so (No such file or directory), \
+$T/place/$LAUNCHER_BINDIR/$to_lib/libfastraw.so (a FIFO, not a regular file), \
+$T/place/$LAUNCHER_BINDIR/libfastraw.so (a FIFO, not a regular file); name one with --lib PATH"
+	# A FIFO in one place does not stop the search: the library in the next place is used.
+	rm "$T/place/$LAUNCHER_BINDIR/libfastraw.so"
+	cp "$LIB" "$T/place/$LAUNCHER_BINDIR/libfastraw.so"
+	run 0 timeout 20 "$T/place/$LAUNCHER_BINDIR/fastraw" "$PROBE"
+	out_has "clock_gettime in $T/place/$LAUNCHER_BINDIR/libfastraw.so"
+fi
+
 # ELF headers by hand: CLASS MACHINE (octal bytes) of an ET_EXEC file, the rest zero.
 elf_header() {
 	printf "\\177ELF\\$1\\001\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\002\\000\\$2\\000\\001\\000\\000\\000" >"$3"

@@ -135,12 +135,20 @@ static void set_env(const char *name, const char *value)
 	}
 }
 
+static void unset_env(const char *name)
+{
+	if (unsetenv(name) != 0) {
+		fprintf(stderr, "fastraw: cannot unset %s: %s\n", name, strerror(errno));
+		exit(EXIT_LAUNCHER);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char lib[PATH_MAX], prog[PATH_MAX], why[2048];
 	struct opts o = { 0 };
-	char *preload;
-	int first, rc, err, unread;
+	char *preload, *inherited;
+	int first, rc, err, unread, copies;
 
 	tool_output_init("fastraw", EXIT_LAUNCHER);
 	first = parse(argc, argv, &o);
@@ -163,13 +171,24 @@ int main(int argc, char **argv)
 	if (unread && o.debug)
 		fprintf(stderr, "fastraw: %s: whether it is dynamically linked is unknown; preloading anyway\n",
 			why);
-	preload = launcher_preload_value(lib, getenv("LD_PRELOAD"));
+	inherited = launcher_preload_inherited(environ, &copies);
+	preload = copies && !inherited ? NULL : launcher_preload_value(lib, inherited);
+	free(inherited);
 	if (!preload) {
 		fprintf(stderr, "fastraw: out of memory\n");
 		return EXIT_LAUNCHER;
 	}
+	/*
+	 * Exactly one LD_PRELOAD goes on, the one built here: a loader reading another copy (glibc's
+	 * reads the last) would run the program without the library.
+	 */
+	while (getenv("LD_PRELOAD"))
+		unset_env("LD_PRELOAD");
 	set_env("LD_PRELOAD", preload);
 	free(preload);
+	if (copies > 1 && o.debug)
+		fprintf(stderr, "fastraw: LD_PRELOAD was set %d times; their entries go on in one, in order\n",
+			copies);
 	if (o.tsc)
 		set_env("FASTRAW_TSC", o.tsc);
 	if (o.debug)

@@ -3,6 +3,7 @@
 add_executable(fastraw-launcher
   ${CMAKE_CURRENT_LIST_DIR}/fastraw.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_elf.c
+  ${CMAKE_CURRENT_LIST_DIR}/launcher_file.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_lib.c
   ${CMAKE_CURRENT_LIST_DIR}/launcher_target.c)
 # src/ for arch/arch.h's names of FASTRAW_TSC's values.

@@ -5,7 +5,6 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +15,36 @@
 #include "arch/arch.h"
 #include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
+#include "launcher/launcher_file.h"
 
 /* A symbol that only libfastraw defines (its public API, include/fastraw.h). */
 #define LIBFASTRAW_MARK "fastraw_info"
+
+/* "a FIFO, not a regular file": a directory keeps the system's own words. */
+static const char *not_regular(const struct stat *st)
+{
+	static char why[64];
+
+	if (S_ISDIR(st->st_mode))
+		return strerror(EISDIR);
+	snprintf(why, sizeof(why), "%s, not a regular file", launcher_file_kind(st->st_mode));
+	return why;
+}
 
 /* Why path cannot be preloaded, or NULL when it can; the real path goes to out. */
 static const char *unusable(const char *path, char *out)
 {
 	struct launcher_elf e;
+	struct stat st;
 	int fd, err;
 
 	if (!realpath(path, out))
 		return strerror(errno);
-	fd = open(out, O_RDONLY | O_CLOEXEC);
+	fd = launcher_open_regular(out, &st);
+	if (fd == LAUNCHER_NOT_REGULAR)
+		return not_regular(&st);
 	if (fd < 0)
-		return strerror(errno);
+		return strerror(-fd);
 	err = launcher_elf_read(fd, &e);
 	/* Only libfastraw exports its API: any other library would run the program without it. */
 	if (!err && e.is_64 && e.is_native && e.type == ET_DYN)
@@ -132,5 +146,31 @@ char *launcher_preload_value(const char *lib, const char *old)
 	if (!placed)
 		append(val, &len, lib);
 	free(copy);
+	return val;
+}
+
+/*
+ * The loaders disagree on a name listed twice (glibc's reads the last LD_PRELOAD, musl's and
+ * getenv the first), so every copy's entries are kept, in order: the one value then passed on
+ * gives each loader what it would have loaded from either, and drops nothing the user listed.
+ */
+char *launcher_preload_inherited(char *const *env, int *copies)
+{
+	static const char key[] = "LD_PRELOAD=";
+	size_t cap = 1, len = 0;
+	char *val;
+
+	*copies = 0;
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, key, sizeof(key) - 1) == 0) {
+			cap += strlen(*e) - (sizeof(key) - 1) + 1;
+			++*copies;
+		}
+	if (!*copies || !(val = malloc(cap)))
+		return NULL;
+	val[0] = '\0';
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, key, sizeof(key) - 1) == 0)
+			append(val, &len, *e + sizeof(key) - 1);
 	return val;
 }

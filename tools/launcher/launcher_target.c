@@ -5,7 +5,6 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "arch/arch.h"
 #include "launcher/launcher_elf.h"
+#include "launcher/launcher_file.h"
 
 /* The kernel follows at most this many #! interpreters in a row (fs/exec.c). */
 #define LAUNCHER_MAX_SCRIPT_DEPTH 4
@@ -169,16 +169,18 @@ static int check_depth(const char *path, int depth, int *unread, char *why, size
 	struct launcher_elf e;
 	struct stat st;
 	ssize_t n;
-	int fd, err, rc;
+	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return check_unreadable(path, errno, unread, why, whylen);
-	if (fstat(fd, &st) != 0) {
-		rc = failed(errno, why, whylen);
-		close(fd);
-		return rc;
+	/* A FIFO or a device would block or act on the open: only regular files are opened. */
+	fd = launcher_open_regular(path, &st);
+	if (fd == LAUNCHER_NOT_REGULAR) {
+		if (S_ISDIR(st.st_mode))
+			return failed(EISDIR, why, whylen);
+		snprintf(why, whylen, "%s, not a regular file", launcher_file_kind(st.st_mode));
+		return LAUNCHER_EXIT_CANNOT_RUN;
 	}
+	if (fd < 0)
+		return check_unreadable(path, -fd, unread, why, whylen);
 	err = launcher_elf_read(fd, &e);
 	if (err == 0) {
 		close(fd);

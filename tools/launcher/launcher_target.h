@@ -20,7 +20,8 @@ int launcher_resolve(const char *prog, char *out, size_t outlen, char *why, size
 /*
  * Accepts a dynamically linked ELF program of this architecture (FR_ARCH_ELF_MACHINE) that is
  * not set-user-ID, set-group-ID or file-capable, and a #! script whose interpreter (followed
- * up to 4 levels) is accepted.
+ * up to 4 levels) is accepted. Only regular files are opened: a FIFO or a device is refused
+ * unopened (launcher/launcher_file.h).
  * Returns 0, or LAUNCHER_EXIT_CANNOT_RUN with the reason in why. A program (or interpreter)
  * that may be executed but not read is accepted unless its mode or capabilities refuse it:
  * then *unread is 1 and why says which file could not be read, as whether it is dynamically
