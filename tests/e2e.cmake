@@ -44,6 +44,7 @@ fr_add_e2e_probe(vfork e2e/probe_vfork.c)
 fr_add_e2e_probe(sandbox e2e/probe_sandbox.c e2e/elfwalk.c)
 fr_add_e2e_probe(stats e2e/probe_stats.c)
 fr_add_e2e_probe(vdso_id e2e/probe_vdso_id.c)
+fr_add_e2e_probe(vdso_gone e2e/probe_vdso_gone.c)
 # The API probe links the library itself: no preload needed.
 fr_add_e2e_probe(api e2e/probe_api.c)
 target_link_libraries(e2e_probe_api PRIVATE fastraw)
@@ -83,6 +84,11 @@ fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)
 fr_add_e2e_test(e2e_vdso_id vdso_id)
+# Not with the sanitizers: their runtime calls into the vDSO itself (its own clock reads), so a
+# program that unmapped it faults there even without libfastraw.
+if(NOT FASTRAW_SANITIZE)
+  fr_add_e2e_test(e2e_vdso_gone vdso_gone)
+endif()
 # A real program that identifies the vDSO by its address (skipped without stress-ng). Not with
 # the sanitizers: an instrumented library cannot be preloaded into it alone.
 if(NOT FASTRAW_SANITIZE)

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <elf.h>
+#include <link.h>
+#include <sys/auxv.h>
 
 #include "elf/early.h"
 
@@ -27,7 +29,7 @@ int fr_path_is(const char *path, const char *base)
  * which is how glibc's build links it (its own start-up writes to it), so the loader's rule for
  * a writable one applies.
  */
-int fr_libc_tables(struct fr_elfsyms *out)
+static int find_libc(struct fr_elfsyms *out)
 {
 	const struct r_debug *r = fr_rdebug();
 
@@ -38,7 +40,65 @@ int fr_libc_tables(struct fr_elfsyms *out)
 	return -1;
 }
 
+/*
+ * What the first walk found, kept: libc is never unloaded, and the walk reads the name of every
+ * entry ahead of libc's, the vDSO's among them, which glibc points into the vDSO's own string
+ * table, so a walk after the program unmapped the vDSO would fault. Only the thread that claims
+ * the record writes it; a racer, or a handler interrupting the claimer, walks on its own.
+ */
+enum { LIBC_NONE, LIBC_FINDING, LIBC_FOUND };
+
+static int libc_state = LIBC_NONE;
+static struct fr_elfsyms libc_kept;
+
+int fr_libc_tables(struct fr_elfsyms *out)
+{
+	int st = __atomic_load_n(&libc_state, __ATOMIC_ACQUIRE), expected = LIBC_NONE;
+
+	if (st == LIBC_FOUND) {
+		*out = libc_kept;
+		return 0;
+	}
+	if (find_libc(out) != 0)
+		return -1;
+	if (st == LIBC_NONE &&
+	    __atomic_compare_exchange_n(&libc_state, &expected, LIBC_FINDING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		libc_kept = *out;
+		__atomic_store_n(&libc_state, LIBC_FOUND, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
 static void *iterate_cache;
+
+/* A walk with the vDSO's entry left out: the callback and its argument, and where the vDSO is. */
+struct but_vdso {
+	int (*cb)(struct dl_phdr_info *, size_t, void *);
+	void *arg;
+	uintptr_t vdso;
+};
+
+/*
+ * The vDSO's entry is known by where its program headers lie, in the first page of its image,
+ * without reading them or its name (both lie in the image, which the program may have unmapped).
+ * No walk wants it: it is outside the global scope, never a copy of the library, never a caller.
+ */
+static int visit_but_vdso(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const struct but_vdso *b = arg;
+
+	if (b->vdso && (uintptr_t)info->dlpi_phdr - b->vdso < 4096)
+		return 0;
+	return b->cb(info, size, b->arg);
+}
+
+static int iterate_but_vdso(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg)
+{
+	/* Before relocation getauxval is out of reach, and nothing can have unmapped the vDSO yet. */
+	struct but_vdso b = { cb, arg, fr_relocated() ? fr_auxval(AT_SYSINFO_EHDR) : 0 };
+
+	return ((fr_iterate_fn)__atomic_load_n(&iterate_cache, __ATOMIC_ACQUIRE))(visit_but_vdso, &b);
+}
 
 fr_iterate_fn fr_dl_iterate_phdr(void)
 {
@@ -46,12 +106,12 @@ fr_iterate_fn fr_dl_iterate_phdr(void)
 	struct fr_elfsyms libc;
 
 	if (p)
-		return (fr_iterate_fn)p;
+		return iterate_but_vdso;
 	if (fr_libc_tables(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
 		return NULL;
 	/* Racers find the same address: publishing twice is harmless. */
 	__atomic_store_n(&iterate_cache, p, __ATOMIC_RELEASE);
-	return (fr_iterate_fn)p;
+	return iterate_but_vdso;
 }
 
 void *fr_libc_sym(const char *name, const char *version)

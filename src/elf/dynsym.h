@@ -37,7 +37,8 @@ static inline int fr_is_libc(const char *name, uintptr_t bias)
 
 /*
  * Fills out with libc's dynamic tables (libc.so.6, from the loader's link_map list, read without
- * a call, also before this object is relocated). No allocation, never dlsym. Returns 0 or -1.
+ * a call, also before this object is relocated; kept once found, so that no later call reads the
+ * list's entries ahead of libc's). No allocation, never dlsym. Returns 0 or -1.
  */
 int fr_libc_tables(struct fr_elfsyms *out);
 
@@ -46,8 +47,10 @@ typedef int (*fr_iterate_fn)(int (*cb)(struct dl_phdr_info *, size_t, void *), v
 
 /*
  * libc's own dl_iterate_phdr, found in its symbol table (so never a sanitizer's interceptor),
- * cached; NULL if libc cannot be read. It walks the caller's namespace, under the loader's
- * recursive lock: never from a path a signal handler may take for the first time.
+ * cached, behind a filter that leaves out the vDSO's entry (its program headers and, under
+ * glibc, its name lie in the image, which the program may have unmapped); NULL if libc cannot be
+ * read. It walks the caller's namespace, under the loader's recursive lock: never from a path a
+ * signal handler may take for the first time.
  */
 fr_iterate_fn fr_dl_iterate_phdr(void);
 

@@ -5,6 +5,7 @@
 #include <elf.h>
 
 #include "arch/arch.h"
+#include "proc/readable.h"
 
 int fr_elfsyms_from_dynamic(const ElfW(Dyn) *dyn, uintptr_t bias, int relocated, struct fr_elfsyms *out)
 {
@@ -202,13 +203,33 @@ void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name)
 	return (void *)addr;
 }
 
+/*
+ * Whether every page of [base, base + upto) can be read now, asking only about the pages past
+ * *done, which it moves on: protection is per page, so one word of each page answers for it.
+ */
+static int readable_to(uintptr_t base, uintptr_t *done, uintptr_t upto)
+{
+	if (upto > UINTPTR_MAX - base - 4096)
+		return 0;
+	for (; *done < base + upto; *done += 4096)
+		if (fr_word_readable((const volatile void *)*done) != 1)
+			return 0;
+	return 1;
+}
+
 uintptr_t fr_elf_image_end(const void *base)
 {
 	const ElfW(Ehdr) *eh = base;
 	const ElfW(Phdr) *ph;
-	uintptr_t end = 0;
+	uintptr_t b = (uintptr_t)base, done = b & ~(uintptr_t)4095, end = 0;
 
-	if (!base || !fr_elf_is_header(eh))
+	/*
+	 * The program may have unmapped the image, or made it PROT_NONE, since the kernel gave its
+	 * address (the vDSO's, which libc itself never reads again after start-up): every page is
+	 * asked about before it is read, the header's first, then the program headers', then the rest.
+	 */
+	if (!base || !readable_to(b, &done, sizeof(*eh)) || !fr_elf_is_header(eh) ||
+	    eh->e_phoff > FR_ELF_IMAGE_MAX || !readable_to(b, &done, eh->e_phoff + (uintptr_t)eh->e_phnum * sizeof(*ph)))
 		return 0;
 	ph = (const void *)((const char *)base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++)
@@ -217,7 +238,10 @@ uintptr_t fr_elf_image_end(const void *base)
 	/* The vDSO's section headers follow its one PT_LOAD; the kernel maps them with the rest. */
 	if (end && eh->e_shoff > end && eh->e_shnum)
 		end = eh->e_shoff + (uintptr_t)eh->e_shnum * eh->e_shentsize;
-	return end ? (uintptr_t)base + ((end + 4095) & ~(uintptr_t)4095) : 0;
+	if (!end || end > FR_ELF_IMAGE_MAX)
+		return 0;
+	end = (end + 4095) & ~(uintptr_t)4095;
+	return readable_to(b, &done, end) ? b + end : 0;
 }
 
 size_t fr_elfsyms_count(const struct fr_elfsyms *s)

@@ -93,10 +93,15 @@ extern const char fr_elfsym_data[];
  */
 void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name);
 
+/* The largest image fr_elf_image_end measures (1 MiB: a vDSO is a few pages). */
+#define FR_ELF_IMAGE_MAX ((uintptr_t)1 << 20)
+
 /*
  * The end of the ELF image mapped at base: base plus the furthest PT_LOAD's file extent, or the
  * end of the section header table when that lies further, rounded up to a page. 0 when base is
- * not an ELF image.
+ * not an ELF image, or when any page of it cannot be read now (unmapped or PROT_NONE, asked of
+ * the kernel page by page before it is read: fr_word_readable, one futex call per page, so no
+ * signal). An image unmapped after it returns is not its concern: the caller races the program.
  */
 uintptr_t fr_elf_image_end(const void *base);
 

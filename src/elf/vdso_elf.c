@@ -40,11 +40,45 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out)
 	return fr_elfsyms_from_dynamic(dyn, bias, 0, out);
 }
 
+/* The extent of this process's vDSO image, recorded the first time it was found readable. */
+static uintptr_t range_lo, range_hi;
+static int range_known;
+
+/* Racers record the same two values before the same release store. */
+static void record_range(uintptr_t lo, uintptr_t hi)
+{
+	if (__atomic_load_n(&range_known, __ATOMIC_ACQUIRE))
+		return;
+	range_lo = lo;
+	range_hi = hi;
+	__atomic_store_n(&range_known, 1, __ATOMIC_RELEASE);
+}
+
+int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
+{
+	uintptr_t l, h;
+
+	if (!__atomic_load_n(&range_known, __ATOMIC_ACQUIRE)) {
+		l = (uintptr_t)fr_vdso_base();
+		if (!l || (h = fr_elf_image_end((const void *)l)) <= l)
+			return -1;
+		record_range(l, h);
+	}
+	*lo = range_lo;
+	*hi = range_hi;
+	return 0;
+}
+
 void *fr_vdso_sym(const void *base, const char *name, const char *version)
 {
 	struct fr_elfsyms s;
+	uintptr_t end = fr_elf_image_end(base);
 
-	if (fr_vdso_open(base, &s) != 0)
+	/* Nothing is read from an image the program has unmapped or made PROT_NONE. */
+	if (!end || fr_vdso_open(base, &s) != 0)
 		return NULL;
+	/* The constructor's lookup (the pass-through target) records the extent for fr_vdso_range. */
+	if (base == fr_vdso_base())
+		record_range((uintptr_t)base, end);
 	return fr_elfsyms_lookup(&s, name, version);
 }

@@ -11,12 +11,25 @@
 /* The vDSO image of this process (libc's AT_SYSINFO_EHDR, never our shadow), or NULL when there is none (valgrind). */
 const void *fr_vdso_base(void);
 
-/* Fills out with the dynamic tables of the ELF image at base (bias from its first PT_LOAD). Returns 0 or -1. */
+/*
+ * Fills out with the dynamic tables of the ELF image at base (bias from its first PT_LOAD).
+ * Returns 0 or -1. It reads the image as it is: the caller knows it readable (fr_elf_image_end).
+ */
 int fr_vdso_open(const void *base, struct fr_elfsyms *out);
 
 /*
- * The address of name@version in the vDSO image at base, or NULL. version may be NULL to accept
- * any version. Reads only the image: no allocation, no locks, async-signal-safe.
+ * [*lo, *hi): this process's vDSO image, from libc's AT_SYSINFO_EHDR and the image's own headers
+ * (fr_elf_image_end), measured once it could be read and kept. For telling whether an address
+ * lies in the vDSO with no system call (a lookup may come under a seccomp filter), never for
+ * reading it: the program may have unmapped it since. Returns 0, or -1 without a readable vDSO.
+ */
+int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
+
+/*
+ * The address of name@version in the vDSO image at base, or NULL, also when any page of the
+ * image cannot be read now (fr_elf_image_end asks the kernel first: unmapped or PROT_NONE costs
+ * NULL, not a signal). version may be NULL to accept any version. No allocation, no locks,
+ * async-signal-safe.
  */
 void *fr_vdso_sym(const void *base, const char *name, const char *version);
 

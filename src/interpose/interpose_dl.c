@@ -15,6 +15,7 @@
 #include "elf/early.h"
 #include "elf/elfsym.h"
 #include "elf/nextsym.h"
+#include "elf/vdso_elf.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -56,10 +57,13 @@ static int is_clock_name(const char *name)
  */
 static void *replace(void *p)
 {
-	uintptr_t lo = fr_auxval(AT_SYSINFO_EHDR), hi = fr_elf_image_end((const void *)lo);
+	uintptr_t lo, hi;
 
-	/* The image's own extent, not /proc: a sanitizer runtime gets here before it can run instrumented code. */
-	if (lo && (uintptr_t)p >= lo && (uintptr_t)p < hi)
+	/*
+	 * The image's own extent, measured once, not /proc: a sanitizer runtime gets here before it
+	 * can run instrumented code, and the program may have unmapped the image since.
+	 */
+	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
 		return (void *)fr_vdso_clock_gettime;
 	if (fr_is_libc_clock_gettime(p))
 		return (void *)fr_clock_gettime;

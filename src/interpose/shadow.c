@@ -21,18 +21,6 @@ FR_PAGE_BUFFER(image_space, FR_SHADOW_MAX);
 #define image ((unsigned char *)fr_page_up(image_space))
 static int state = SHADOW_IDLE;
 
-int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
-{
-	uintptr_t l = (uintptr_t)fr_vdso_base(), h;
-
-	/* The image's own headers give its extent: no /proc, no system call. */
-	if (!l || (h = fr_elf_image_end((const void *)l)) <= l)
-		return -1;
-	*lo = l;
-	*hi = h;
-	return 0;
-}
-
 static int wanted(void)
 {
 	struct fr_env env;
@@ -61,7 +49,8 @@ static int build(void)
 	uintptr_t lo, hi;
 	size_t size, n;
 
-	if (fr_vdso_range(&lo, &hi) != 0 || hi - lo > FR_SHADOW_MAX)
+	/* Its pages asked about afresh: the program may have unmapped them since they were measured. */
+	if (fr_vdso_range(&lo, &hi) != 0 || hi - lo > FR_SHADOW_MAX || fr_elf_image_end((const void *)lo) != hi)
 		return -1;
 	size = hi - lo;
 	if (fr_vdso_open((const void *)lo, &real) != 0)

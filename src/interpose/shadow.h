@@ -12,14 +12,9 @@
 #define FR_SHADOW_MAX (4 * 4096)
 
 /*
- * [*lo, *hi): the real vDSO image, from libc's AT_SYSINFO_EHDR and the image's own headers
- * (fr_elf_image_end): no system call. Returns 0, or -1 without a vDSO.
- */
-int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
-
-/*
  * What getauxval(AT_SYSINFO_EHDR) should answer, given libc's answer real: the shadow image once
- * it is built (built here on first use, lock-free, with no system call: the copy stays writable),
+ * it is built (built here on first use, lock-free, from a whole image found readable with one
+ * futex call per page and no other system call: the copy stays writable),
  * else real. A caller that races the builder, or a signal handler that interrupts it, gets real:
  * never a half-built image. Only with FASTRAW_SHADOW_VDSO=1 and without FASTRAW_DISABLE=1 (both
  * outside secure execution) is there a shadow; otherwise real, always.

@@ -13,6 +13,13 @@
  */
 int fr_readable(const volatile void *p);
 
+/*
+ * The same question for the 4-byte-aligned word at p, asked with futex instead (see readable.c):
+ * 1 readable, 0 unmapped or PROT_NONE, -1 when the kernel would not say (a filter refused
+ * futex, or p is not aligned). One system call that a seccomp filter allowing libc's locks allows.
+ */
+int fr_word_readable(const volatile void *p);
+
 #pragma GCC visibility pop
 
 #endif

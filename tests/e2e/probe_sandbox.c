@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe: after main installs a seccomp filter that traps nearly every system call, getauxval, dlsym and clock_gettime still work and make none. */
+/* Probe: after main installs a seccomp filter that traps nearly every system call, getauxval, dlsym and clock_gettime still work and make none it traps. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
@@ -53,11 +53,11 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 #define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #endif
 
-static int install_filter(void)
+static int install_filter(int deny_futex)
 {
 	static const long allowed[] = { SYS_write, SYS_exit_group, SYS_exit, SYS_rt_sigreturn, SYS_clock_gettime,
 					SYS_futex };
-	struct sock_filter f[4 + 2 * (sizeof(allowed) / sizeof(allowed[0])) + 1];
+	struct sock_filter f[4 + 2 + 2 * (sizeof(allowed) / sizeof(allowed[0])) + 1];
 	struct sock_fprog prog;
 	unsigned n = 0;
 
@@ -65,6 +65,11 @@ static int install_filter(void)
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROBE_AUDIT_ARCH, 1, 0);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/* A stricter sandbox: futex refused with an error, as filters that deny a call without a signal do. */
+	if (deny_futex) {
+		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 0, 1);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+	}
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)allowed[i], 0, 1);
 		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
@@ -110,7 +115,8 @@ static int call_shadow(clockid_t clk, struct timespec *ts)
 	return r == 0 ? 0 : -1;
 }
 
-int main(void)
+/* argv[1] "deny-futex": the filter refuses futex too (EPERM). */
+int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	struct elfwalk w;
@@ -125,7 +131,8 @@ int main(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
-	if (kernel == 0 || sigaction(SIGSYS, &sa, NULL) != 0 || install_filter() != 0) {
+	if (kernel == 0 || sigaction(SIGSYS, &sa, NULL) != 0 ||
+	    install_filter(argc > 1 && strcmp(argv[1], "deny-futex") == 0) != 0) {
 		printf("error=setup failed (auxv %lx, errno %d)\n", kernel, errno);
 		return 2;
 	}

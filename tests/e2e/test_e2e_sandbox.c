@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: a program that seccomp-filters nearly every system call in main still gets getauxval, dlsym and clock_gettime, with no system call made for them. */
+/* End-to-end: a program that seccomp-filters nearly every system call in main still gets getauxval, dlsym and clock_gettime, with no system call made for them but the shadow's futex probes. */
 #include <string.h>
 
 #include "harness.h"
 
-static void run(struct e2e_result *r, const struct e2e_opts *opts)
+static void run_with(struct e2e_result *r, const struct e2e_opts *opts, const char *arg)
 {
-	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SANDBOX")));
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SANDBOX"), arg));
 	e2e_assert_ok(r);
 	e2e_assert_quiet(r);
 	/* The filter trapped nothing: no open, read, mprotect or getpid behind any of the calls. */
@@ -23,6 +23,11 @@ static void run(struct e2e_result *r, const struct e2e_opts *opts)
 	ck_assert_int_eq(e2e_int_value(r->out, "second_ehdr_same"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "errno_kept"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "raw_after_ok"), 1);
+}
+
+static void run(struct e2e_result *r, const struct e2e_opts *opts)
+{
+	run_with(r, opts, "allow-futex");
 }
 
 /* The shadow image, asked for, is built on the first getauxval, under the filter, and is what it answers. */
@@ -50,6 +55,22 @@ START_TEST(no_shadow_under_the_filter)
 }
 END_TEST
 
+/*
+ * The shadow's build asks the kernel whether each page of the vDSO is still mapped, with futex
+ * (the call a filter allowing libc's locks allows). Refused, the answer is "unknown": no shadow,
+ * getauxval gives the kernel's image, every other answer is right and nothing traps.
+ */
+START_TEST(no_shadow_when_futex_is_refused)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=1") };
+	struct e2e_result r;
+
+	run_with(&r, &opts, "deny-futex");
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
 /* Without the library the probe passes as well: the filter and the probe make no call of their own. */
 START_TEST(baseline_without_the_library)
 {
@@ -68,6 +89,7 @@ static Suite *sandbox_suite(void)
 	TCase *tc = e2e_tcase(s, "sandbox");
 
 	tcase_add_test(tc, shadow_built_under_the_filter);
+	tcase_add_test(tc, no_shadow_when_futex_is_refused);
 	tcase_add_loop_test(tc, no_shadow_under_the_filter, 0, 2);
 	tcase_add_test(tc, baseline_without_the_library);
 	return s;

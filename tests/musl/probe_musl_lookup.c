@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe, built with musl-gcc: the lookups musl has (dlsym, getauxval and a parse of AT_SYSINFO_EHDR) lead to the library, dlvsym stays absent, other lookups stay musl's. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 
 #include "arch/arch.h"
 #include "elfwalk.h"
@@ -107,12 +111,74 @@ static void check_unchanged(void *libc)
 	}
 }
 
-/* probe_musl_lookup [--no-null]: --no-null for a run without the library. */
+/* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
+static int maps_vdso(uintptr_t *lo, uintptr_t *hi)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
+			*lo = a;
+			*hi = b;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Run without the preload: unmaps the [vdso] (mode "unmap") or makes it PROT_NONE ("none"), then
+ * dlopens the library, whose constructor must not read the image, and reads RAW through its
+ * clock_gettime (the handle's: no dladdr, which musl's own would fault in); its getauxval gives
+ * the kernel's address (no shadow to build from a gone image).
+ */
+static int vdso_gone(const char *mode, const char *lib)
+{
+	unsigned long kernel = lookup_kernel_auxv(AT_SYSINFO_EHDR);
+	unsigned long (*aux)(unsigned long);
+	e2e_clock_fn fn;
+	uintptr_t lo, hi;
+	void *h;
+
+	if (!kernel || maps_vdso(&lo, &hi) != 0 ||
+	    (strcmp(mode, "none") == 0 ? mprotect((void *)lo, hi - lo, PROT_NONE) : munmap((void *)lo, hi - lo)) != 0) {
+		printf("setup failed: no [vdso] to %s (errno %d)\n", mode, errno);
+		return 2;
+	}
+	fflush(stdout);
+	h = dlopen(lib, RTLD_NOW);
+	printf("dlopen_ok=%d\n", h != NULL);
+	if (!h)
+		return 0;
+	/* Not check_raw: musl's own dladdr reads every object's program headers, the vDSO's too. */
+	fn = (e2e_clock_fn)dlsym(h, "clock_gettime");
+	printf("dlopened_found=%d\n", fn != NULL);
+	for (int i = 0; fn && i < LOOKUP_SAMPLES; i++)
+		e2e_bracket(&tally, fn, CLOCK_MONOTONIC_RAW);
+	aux = (unsigned long (*)(unsigned long))dlsym(h, "getauxval");
+	printf("ehdr_is_kernel=%d\n", aux && aux(AT_SYSINFO_EHDR) == kernel);
+	e2e_tally_print("", &tally);
+	return 0;
+}
+
+/*
+ * probe_musl_lookup [--no-null]: --no-null for a run without the library.
+ * probe_musl_lookup --vdso-gone MODE LIB: vdso_gone.
+ */
 int main(int argc, char **argv)
 {
 	/* musl's loader knows itself by this name, whatever its file is called. */
 	void *libc = dlopen("libc.so", RTLD_LAZY | RTLD_NOLOAD);
 
+	if (argc > 3 && strcmp(argv[1], "--vdso-gone") == 0)
+		return vdso_gone(argv[2], argv[3]);
 	try_null = !(argc > 1 && strcmp(argv[1], "--no-null") == 0);
 
 	if (!libc) {

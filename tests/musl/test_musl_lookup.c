@@ -80,6 +80,32 @@ START_TEST(lookup_libc_baseline)
 }
 END_TEST
 
+/*
+ * A program that unmaps its [vdso], or makes it PROT_NONE, then dlopens the library: the
+ * constructor reads no image, the library's clock_gettime reads RAW within the kernel's bracket,
+ * and its getauxval, with the shadow asked for, gives the kernel's address (there is no image to
+ * copy), as musl's own would.
+ */
+START_TEST(dlopen_after_the_vdso_is_gone)
+{
+	static const char *const modes[] = { "unmap", "none" };
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=1"), .no_preload = 1 };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts,
+		E2E_ARGV(e2e_need_env("FR_PROBE_MUSL_LOOKUP"), "--vdso-gone", modes[_i], e2e_need_env("FASTRAW_LIB")));
+	e2e_assert_ok(&r);
+	e2e_assert_quiet(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "dlopen_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "dlopened_found"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "samples"), 20000);
+	ck_assert_msg(e2e_int_value(r.out, "violations") == 0, "RAW outside the kernel's bracket:\n%.*s", E2E_SHOWN,
+		      r.out);
+	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *lookup_suite(void)
 {
 	Suite *s = suite_create("musl_lookup");
@@ -88,6 +114,7 @@ static Suite *lookup_suite(void)
 	tcase_add_test(tc, lookup_every_way);
 	tcase_add_test(tc, lookup_no_shadow);
 	tcase_add_test(tc, lookup_libc_baseline);
+	tcase_add_loop_test(tc, dlopen_after_the_vdso_is_gone, 0, 2);
 	return s;
 }
 

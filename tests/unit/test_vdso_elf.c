@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "run_suite.h"
 #include "arch/arch.h"
 #include "elf/vdso_elf.h"
+#include "proc/readable.h"
 
 /* Functions every kernel's vDSO of this architecture exports (arch/<cpu>/.../vdso.lds.S), under FR_ARCH_VDSO_VERSION. */
 #if defined(__x86_64__)
@@ -222,6 +224,65 @@ START_TEST(not_an_image)
 }
 END_TEST
 
+/*
+ * A copy of the live image in pages of its own, each in turn made PROT_NONE, then the last one
+ * unmapped: the image's extent and every lookup in it are refused (0, NULL) instead of faulting,
+ * as for a program that unmapped its vDSO; whole, the copy's extent is its size in pages.
+ */
+START_TEST(unreadable_pages)
+{
+	const char *base = live("unreadable_pages");
+	size_t size, pages;
+	char *copy;
+
+	if (!base)
+		return;
+	size = image_size(base);
+	pages = (size + 4095) / 4096;
+	copy = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(copy, MAP_FAILED);
+	memcpy(copy, base, size);
+	ck_assert_uint_eq(fr_elf_image_end(copy), (uintptr_t)copy + pages * 4096);
+	ck_assert_ptr_nonnull(fr_vdso_sym(copy, CG, VER));
+	for (size_t k = 0; k < pages; k++) {
+		ck_assert_int_eq(mprotect(copy + k * 4096, 4096, PROT_NONE), 0);
+		ck_assert_msg(fr_elf_image_end(copy) == 0, "page %zu of %zu PROT_NONE: extent still given", k, pages);
+		ck_assert_msg(fr_vdso_sym(copy, CG, VER) == NULL, "page %zu of %zu PROT_NONE: lookup answered", k, pages);
+		ck_assert_int_eq(mprotect(copy + k * 4096, 4096, PROT_READ | PROT_WRITE), 0);
+	}
+	ck_assert_int_eq(munmap(copy + (pages - 1) * 4096, 4096), 0);
+	ck_assert_uint_eq(fr_elf_image_end(copy), 0);
+	ck_assert_ptr_null(fr_vdso_sym(copy, CG, NULL));
+	if (pages > 1)
+		ck_assert_int_eq(munmap(copy, (pages - 1) * 4096), 0);
+	ck_assert_uint_eq(fr_elf_image_end(copy), 0);
+	ck_assert_ptr_null(fr_vdso_sym(copy, CG, VER));
+}
+END_TEST
+
+/* fr_word_readable, the probe behind it: readable, PROT_NONE, unmapped, misaligned, NULL. */
+START_TEST(word_probe)
+{
+	char *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	ck_assert_int_eq(fr_word_readable(p), 1);
+	ck_assert_int_eq(fr_word_readable(p + 4092), 1);
+	/* The word's value equal to the one waited for (0): the zero timeout answers at once. */
+	ck_assert_int_eq(*(volatile int *)(p + 4096), 0);
+	ck_assert_int_eq(fr_word_readable(p + 4096), 1);
+	ck_assert_int_eq(mprotect(p + 4096, 4096, PROT_NONE), 0);
+	ck_assert_int_eq(fr_word_readable(p + 4096), 0);
+	ck_assert_int_eq(munmap(p + 4096, 4096), 0);
+	ck_assert_int_eq(fr_word_readable(p + 4096), 0);
+	ck_assert_int_eq(fr_word_readable(p + 1), -1);
+	ck_assert_int_eq(fr_word_readable(NULL), 0);
+	ck_assert_int_eq(mprotect(p, 4096, PROT_READ), 0);
+	ck_assert_int_eq(fr_word_readable(p), 1);
+	munmap(p, 4096);
+}
+END_TEST
+
 static Suite *vdso_elf_suite(void)
 {
 	Suite *s = suite_create("vdso_elf");
@@ -233,6 +294,8 @@ static Suite *vdso_elf_suite(void)
 	tcase_add_test(tc, gnu_hash_only);
 	tcase_add_test(tc, no_hash_table);
 	tcase_add_test(tc, not_an_image);
+	tcase_add_test(tc, unreadable_pages);
+	tcase_add_test(tc, word_probe);
 	suite_add_tcase(s, tc);
 	return s;
 }
