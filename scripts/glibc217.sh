@@ -6,7 +6,7 @@
 #
 # The toolchain is napi-rs's crosstool-NG build (@napi-rs/cross-toolchain-x64-target-<arch>,
 # MIT): `npm pack` fetches it (about 48 MB) into $FASTRAW_MATRIX_CACHE/glibc217, and it is
-# unpacked there once (about 260 MB); nothing is installed. It prints two lines,
+# unpacked there once (about 215 MB); nothing is installed. It prints two lines,
 #   cc=<its gcc>
 #   sysroot=<its sysroot, with lib/ld-2.17.so, lib64/libc-2.17.so, lib64/librt-2.17.so, ...>
 # A program built with that gcc (-std=gnu11: GCC 4.8 has no <stdatomic.h>, and glibc 2.17's
@@ -43,6 +43,12 @@ report() {
 	echo "cc=$CC_PATH"
 	echo "sysroot=$SYSROOT"
 }
+mkdir -p "$CACHE"
+# One fetch at a time: a second run waits for the first and then reuses its copy.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$CACHE/.lock-$ARCH"
+	flock 9
+fi
 if [ -f "$DIR/.complete" ]; then
 	report
 	exit 0
@@ -53,10 +59,14 @@ command -v xz >/dev/null 2>&1 || skip "no xz to unpack $PACKAGE"
 rm -rf "$DIR" "$CACHE/pack-$ARCH"
 mkdir -p "$CACHE/pack-$ARCH" "$DIR"
 say "fetching $PACKAGE with npm pack (about 48 MB)"
-# npm keeps its own cache of the tarball as well; --pack-destination puts ours beside the copy.
-(cd "$CACHE/pack-$ARCH" && timeout 600 npm pack --silent "$PACKAGE" >/dev/null 2>"$CACHE/pack-$ARCH/npm.err") ||
-	skip "npm pack $PACKAGE failed: $(tail -n 1 "$CACHE/pack-$ARCH/npm.err" 2>/dev/null)"
-tgz=$(find "$CACHE/pack-$ARCH" -name '*.tgz' | head -n 1)
+# npm pack writes the tarball into the current folder; its own cache goes there too (not into
+# ~/.npm), and both go once the toolchain is unpacked.
+# One retry, soon: an unreachable registry is a skip within seconds, not npm's minute of retries.
+(cd "$CACHE/pack-$ARCH" && timeout 600 npm pack --loglevel=error --fetch-retries=1 \
+	--fetch-retry-mintimeout=2000 --cache "$CACHE/pack-$ARCH/npm-cache" "$PACKAGE" \
+	>/dev/null 2>"$CACHE/pack-$ARCH/npm.err") ||
+	skip "npm pack $PACKAGE failed: $(grep -v "^ *$" "$CACHE/pack-$ARCH/npm.err" 2>/dev/null | head -n 1)"
+tgz=$(find "$CACHE/pack-$ARCH" -maxdepth 1 -name '*.tgz' | head -n 1)
 [ -n "$tgz" ] || skip "npm pack $PACKAGE left no tarball"
 # The npm tarball holds package/<triple>.tar.xz, the toolchain's own tree.
 tar -xzf "$tgz" -C "$CACHE/pack-$ARCH" package/"$TRIPLE".tar.xz ||
