@@ -15,7 +15,7 @@ int loop_lib_present(void);
 typedef int (*clock_fn)(clockid_t clk, struct timespec *ts);
 
 /* glibc 2.17's librt: clock_gettime@GLIBC_2.2.5 is an IFUNC whose resolver answers __clock_gettime. */
-static clock_fn resolve_clock_gettime(void)
+__attribute__((used)) static clock_fn resolve_clock_gettime(void)
 {
 	return __clock_gettime;
 }
