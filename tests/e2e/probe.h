@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <time.h>
@@ -23,6 +24,28 @@ static inline int64_t e2e_kernel_raw_ns(void)
 
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return ts_ns(&ts);
+}
+
+/* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
+static inline int e2e_maps_vdso(uintptr_t *lo, uintptr_t *hi)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
+			*lo = a;
+			*hi = b;
+			rc = 0;
+		}
+	}
+	fclose(f);
+	return rc;
 }
 
 /* How far m lies outside [a, b]; 0 inside. */

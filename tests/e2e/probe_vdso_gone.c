@@ -12,28 +12,6 @@
 
 #include "probe.h"
 
-/* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
-static int maps_vdso(uintptr_t *lo, uintptr_t *hi)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
-			*lo = a;
-			*hi = b;
-			rc = 0;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
 /*
  * Prints where p lives (KEY_served=FILE) and, when that is libfastraw, whether RAW through it
  * lies between two kernel reads (KEY_raw_ok). libc's own would call into the vDSO, which is gone:
@@ -66,7 +44,7 @@ int main(int argc, char **argv)
 	uintptr_t lo, hi;
 	int rc;
 
-	if (!kernel || maps_vdso(&lo, &hi) != 0 || lo != kernel) {
+	if (!kernel || e2e_maps_vdso(&lo, &hi) != 0 || lo != kernel) {
 		printf("error=no [vdso] at the kernel's AT_SYSINFO_EHDR (%lx)\n", kernel);
 		return 2;
 	}

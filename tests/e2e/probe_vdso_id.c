@@ -13,28 +13,6 @@
 
 #include "probe.h"
 
-/* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
-static int maps_vdso(uintptr_t *lo, uintptr_t *hi)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
-			*lo = a;
-			*hi = b;
-			rc = 0;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
 struct walk {
 	uintptr_t ehdr, lo, hi;
 	int by_addr;       /* entries whose dlpi_addr is ehdr, as stress-ng --vdso looks for the vDSO */
@@ -68,7 +46,7 @@ int main(void)
 	uintptr_t ehdr = (uintptr_t)getauxval(AT_SYSINFO_EHDR), kernel = e2e_kernel_ehdr();
 	struct walk w = { .ehdr = ehdr };
 	Dl_info di;
-	int have_maps = maps_vdso(&w.lo, &w.hi) == 0;
+	int have_maps = e2e_maps_vdso(&w.lo, &w.hi) == 0;
 
 	dl_iterate_phdr(each, &w);
 	printf("ehdr_nonzero=%d\n", ehdr != 0);

@@ -111,28 +111,6 @@ static void check_unchanged(void *libc)
 	}
 }
 
-/* [*lo, *hi): the [vdso] line of /proc/self/maps; 0, or -1 when there is none. */
-static int maps_vdso(uintptr_t *lo, uintptr_t *hi)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &a, &b) == 2) {
-			*lo = a;
-			*hi = b;
-			rc = 0;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
 /*
  * Run without the preload: unmaps the [vdso] (mode "unmap") or makes it PROT_NONE ("none"), then
  * dlopens the library, whose constructor must not read the image, and reads RAW through its
@@ -147,7 +125,7 @@ static int vdso_gone(const char *mode, const char *lib)
 	uintptr_t lo, hi;
 	void *h;
 
-	if (!kernel || maps_vdso(&lo, &hi) != 0 ||
+	if (!kernel || e2e_maps_vdso(&lo, &hi) != 0 ||
 	    (strcmp(mode, "none") == 0 ? mprotect((void *)lo, hi - lo, PROT_NONE) : munmap((void *)lo, hi - lo)) != 0) {
 		printf("setup failed: no [vdso] to %s (errno %d)\n", mode, errno);
 		return 2;
