@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calib/calib_hold.h"
 #include "calib/calib_math.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
@@ -39,7 +40,8 @@ static uint64_t next_refresh;
 static struct fr_cal_est est;
 static struct fr_cal_params params;
 static uint64_t seed;
-/* The process whose thread may change est and the line; 0 when free (see claim). */
+/* The process whose thread may change est and the line; 0 when free (see claim). Its holder holds
+   its signals (calib_hold.h): no handler runs, so none can jump out, while the right is taken. */
 static pid_t updater;
 
 /* claim's answer to a process that shares this memory with its owner (vfork, CLONE_VM). */
@@ -70,28 +72,31 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
 }
 
 /*
- * The right to change the estimate, once per process at a time: 1 taken, 0 held by another
- * thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
+ * The right to change the estimate, once per process at a time: 1 taken (with this thread's
+ * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
  * CLONE_VM child has a pid of its own in its parent's memory, and taking over from a parent
  * thread in the middle of an update, or leaving the right held when it exits, would wreck the
  * parent's line. So a holder that belongs to another process is a thread of the parent that
  * was inside an update when this process was forked: it does not exist in this copy, so the
  * right is taken over and what it may have left half written is reset.
  */
-static int claim(void)
+static int claim(struct fr_held *h)
 {
 	pid_t self = getpid();
 
 	if (!fr_memid_own(self))
 		return NOT_OWNER;
+	fr_hold_signals(h);
 	for (;;) {
 		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
 		pid_t seen = 0;
 
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return 1;
-		if (seen == self)
+		if (seen == self) {
+			fr_unhold_signals(h);
 			return 0;
+		}
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			fr_cal_est_init(&est, &params, seed);
 			if (LD(line.seq) & 1) {
@@ -104,9 +109,10 @@ static int claim(void)
 	}
 }
 
-static void release(void)
+static void release(const struct fr_held *h)
 {
 	__atomic_store_n(&updater, 0, __ATOMIC_RELEASE);
+	fr_unhold_signals(h);
 }
 
 /* Publishes the estimate's target, slewed from the current line (the first one is biased up). */
@@ -212,12 +218,13 @@ static void feed(const struct fr_cal_point *pt)
 static __attribute__((noinline)) int64_t warm(void)
 {
 	struct fr_cal_point pt;
+	struct fr_held h;
 
 	if (kernel_answer(&pt) < 0)
 		return -1;
-	if (claim() > 0) {
+	if (claim(&h) > 0) {
 		feed(&pt);
-		release();
+		release(&h);
 	}
 	return pt.ns;
 }
@@ -229,18 +236,19 @@ static __attribute__((noinline)) int64_t warm(void)
 static __attribute__((noinline)) int refresh(void)
 {
 	struct fr_cal_point pt;
-	int c = claim();
+	struct fr_held h;
+	int c = claim(&h);
 
 	if (c <= 0)
 		return c;
 	if (LD(next_refresh) > fr_arch_counter_fenced()) {
 		/* Another thread took it meanwhile. */
-		release();
+		release(&h);
 		return 0;
 	}
 	if (sandwich(&pt) == 0)
 		feed(&pt);
-	release();
+	release(&h);
 	return 1;
 }
 

@@ -151,6 +151,55 @@ START_TEST(source_lines)
 }
 END_TEST
 
+/* The stats line's counts of RAW calls: "...: stats: MONOTONIC_RAW fast=F passthrough=P". */
+static void raw_stats(const struct e2e_result *r, unsigned long long *fast, unsigned long long *pass)
+{
+	const char *line = e2e_lib_line(r->err, "stats: MONOTONIC_RAW fast=");
+
+	ck_assert_msg(line && sscanf(e2e_lib_text(line), "stats: MONOTONIC_RAW fast=%llu passthrough=%llu", fast, pass) == 2,
+		      "no stats line:\n%.*s", E2E_SHOWN, r->err);
+}
+
+/*
+ * A handler that siglongjmps out of RAW calls, from wherever they are, leaves calibrated mode
+ * working: a storm during warm-up (the update right is taken on every call then) and one after
+ * it (taken on each refresh). Then every call is served from the line (fast), and the line is
+ * refreshed a few times per period, not tried on every call: getpid, which each try makes, is
+ * counted by a seccomp filter that traps it.
+ */
+START_TEST(survives_siglongjmp)
+{
+	static const char *const phases[][4] = {
+		{ "0", "2", "4", "1" }, /* the storm in warm-up */
+		{ "3", "3", "0.5", "1" }, /* the storm while serving */
+	};
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SOURCE=calibrated", "FASTRAW_STATS=1") };
+	const char *const *ph = phases[_i];
+	unsigned long long fast = 0, pass = 0;
+	struct e2e_result r;
+	int64_t calls, getpids;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB_JUMP"), ph[0], ph[1], ph[2], ph[3]));
+	e2e_assert_ok(&r);
+	e2e_assert_served(&r, "served");
+	raw_stats(&r, &fast, &pass);
+	calls = e2e_int_value(r.out, "measure_calls");
+	ck_assert_msg(e2e_int_value(r.out, "jumps") >= 100, "too few jumps for a storm:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_int_value(r.out, "failed"), 0);
+	ck_assert_msg(calls >= 10000 && fast >= (unsigned long long)calls,
+		      "calibrated mode does not serve: fast=%llu passthrough=%llu, %lld calls measured:\n%.*s", fast,
+		      pass, (long long)calls, E2E_SHOWN, r.out);
+	if (!e2e_int_value(r.out, "getpid_counted")) {
+		printf("e2e_calib: survives_siglongjmp: no seccomp filter here, getpid not counted\n");
+	} else {
+		getpids = e2e_int_value(r.out, "measure_getpid");
+		ck_assert_msg(getpids * 100 <= calls, "the line is not refreshed: %lld getpid in %lld calls:\n%.*s",
+			      (long long)getpids, (long long)calls, E2E_SHOWN, r.out);
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *calib_suite(void)
 {
 	Suite *s = suite_create("e2e_calib");
@@ -159,6 +208,8 @@ static Suite *calib_suite(void)
 	tcase_add_loop_test(tc, bounded_after_warmup, 0, (int)(sizeof(modes) / sizeof(modes[0])));
 	tcase_add_test(tc, fork_keeps_state);
 	tcase_add_loop_test(tc, causality, 0, 2);
+	tc = e2e_tcase(s, "jump");
+	tcase_add_loop_test(tc, survives_siglongjmp, 0, 2);
 	/* Their own case: the kernel matrix runs it alone where the bound is not the point (CK_RUN_CASE=source). */
 	tc = e2e_tcase(s, "source");
 	tcase_add_test(tc, source_lines);
