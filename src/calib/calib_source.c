@@ -33,6 +33,14 @@ static struct {
 
 #define NSEC 1000000000LL
 
+/*
+ * A reading when even the kernel failed (errno set), and borrowed's "the line moved, read again".
+ * No RAW value comes near them, while any other value may be a reading: in a time namespace
+ * whose offset puts RAW before zero (a restored checkpoint) readings are negative.
+ */
+#define FAILED INT64_MIN
+#define MOVED (INT64_MIN + 1)
+
 /* Counter value after which a reader takes a sandwich; read outside the seqcount (a hint). */
 static uint64_t next_refresh;
 
@@ -175,7 +183,7 @@ static int sandwich(struct fr_cal_point *pt)
 	return ret;
 }
 
-/* The kernel's answer through a sandwich, in the readers' convention: ns, or -1 with errno. */
+/* The kernel's answer through a sandwich, in the readers' convention: ns, or FAILED with errno. */
 static int64_t kernel_answer(struct fr_cal_point *pt)
 {
 	int ret = sandwich(pt);
@@ -183,7 +191,7 @@ static int64_t kernel_answer(struct fr_cal_point *pt)
 	fr_stats_pass(CLOCK_MONOTONIC_RAW); /* FASTRAW_STATS: the kernel answered this call */
 	if (ret != 0) {
 		errno = -ret;
-		return -1;
+		return FAILED;
 	}
 	return pt->ns;
 }
@@ -220,8 +228,8 @@ static __attribute__((noinline)) int64_t warm(void)
 	struct fr_cal_point pt;
 	struct fr_held h;
 
-	if (kernel_answer(&pt) < 0)
-		return -1;
+	if (kernel_answer(&pt) == FAILED)
+		return FAILED;
 	if (claim(&h) > 0) {
 		feed(&pt);
 		release(&h);
@@ -259,26 +267,32 @@ static __attribute__((noinline)) int refresh(void)
  * bound] around the kernel's k: within the promise however old the line, and monotonic, as
  * both ends only move forward and the line was within the bound while fresh. A new line
  * from the owner could then start below a k served here, but only by the old line's error and
- * only for readings closer together than that (microseconds). -2: the line moved, read again.
+ * only for readings closer together than that (microseconds). MOVED: the line moved, read again.
  */
 static __attribute__((noinline)) int64_t borrowed(const struct fr_cal_published *p, uint32_t seq)
 {
 	struct fr_cal_point pt;
 	int64_t k = kernel_answer(&pt), l;
 
-	if (k < 0)
-		return -1;
+	if (k == FAILED)
+		return FAILED;
 	if (__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq)
-		return -2;
+		return MOVED;
 	l = fr_cal_at(p, pt.tsc_after);
 	return l < k ? k : l - k > params.bound_ns ? k + params.bound_ns : l;
 }
 
+/* v, or fail where v is FAILED: only the slow paths' answers need it. */
+static inline __attribute__((always_inline)) int64_t failed_as(int64_t v, int64_t fail)
+{
+	return v == FAILED ? fail : v;
+}
+
 /*
- * One reading: the line at the counter, inside the seqcount; -1 with errno when the kernel
- * failed. *sec0 is the line's second, or -1 when the value came from the kernel.
+ * One reading: the line at the counter, inside the seqcount; fail (a constant) with errno when
+ * the kernel failed. *sec0 is the line's second, or -1 when the value came from the kernel.
  */
-static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counter, int64_t *sec0)
+static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counter, int64_t *sec0, int64_t fail)
 {
 	*sec0 = -1;
 	for (int i = 0; i < CAL_TRIES; i++) {
@@ -302,7 +316,7 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		if (FR_UNLIKELY(fr_seq_retry(&line.seq, seq)))
 			continue;
 		if (FR_UNLIKELY(!serving))
-			return warm();
+			return failed_as(warm(), fail);
 		if (FR_UNLIKELY(tsc >= LD(next_refresh))) {
 			int r = refresh();
 
@@ -311,9 +325,9 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 			if (r == NOT_OWNER) {
 				int64_t v = borrowed(&p, seq);
 
-				if (v == -2)
+				if (v == MOVED)
 					continue;
-				return v;
+				return failed_as(v, fail);
 			}
 		}
 		*sec0 = s0;
@@ -323,16 +337,14 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 	{
 		struct fr_cal_point pt;
 
-		return kernel_answer(&pt);
+		return failed_as(kernel_answer(&pt), fail);
 	}
 }
 
 static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, struct timespec *ts)
 {
-	int64_t sec0, ns = cal_ns(counter, &sec0), rel;
+	int64_t sec0, ns = cal_ns(counter, &sec0, FAILED), rel, sec, nsec;
 
-	if (FR_UNLIKELY(ns < 0))
-		return -1;
 	/* Within two seconds of the line's sec0 (always, while calls come): no division. */
 	rel = ns - sec0 * NSEC;
 	if (FR_LIKELY(sec0 >= 0 && (uint64_t)rel < 2 * NSEC)) {
@@ -342,17 +354,23 @@ static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, 
 		ts->tv_nsec = (long)(rel - (carry ? NSEC : 0));
 		return 0;
 	}
-	ts->tv_sec = (time_t)(ns / NSEC);
-	ts->tv_nsec = (long)(ns % NSEC);
+	/* Only a value from the kernel (sec0 -1) can be FAILED: the check costs the line's readers nothing. */
+	if (ns == FAILED)
+		return -1;
+	/* A negative reading too, as the kernel normalises it: tv_sec < 0, tv_nsec in [0, 1e9). */
+	fr_cal_split(ns, &sec, &nsec);
+	ts->tv_sec = (time_t)sec;
+	ts->tv_nsec = (long)nsec;
 	return 0;
 }
 
 static int raw_unordered(struct timespec *ts) { return cal_raw(fr_arch_counter_unordered, ts); }
 static int raw_fenced(struct timespec *ts) { return cal_raw(fr_arch_counter_fenced, ts); }
 static int raw_ordered(struct timespec *ts) { return cal_raw(fr_arch_counter_ordered, ts); }
-static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s); }
-static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
-static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
+/* fastraw_now_ns's convention: -1 when the kernel failed, as on the other paths. */
+static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s, -1); }
+static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s, -1); }
+static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s, -1); }
 
 fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode)
 {

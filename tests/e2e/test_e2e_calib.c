@@ -200,6 +200,42 @@ START_TEST(survives_siglongjmp)
 }
 END_TEST
 
+/*
+ * In a time namespace whose offset puts RAW before zero (a restored checkpoint may), RAW
+ * answers as the kernel does: 0, tv_sec < 0 and tv_nsec in [0, 1e9), and fastraw_now_ns gives
+ * tv_sec * 1e9 + tv_nsec; calibrated mode (its warm-up: the kernel's values) and the default.
+ * The probe makes the namespace, with MONOTONIC starting at zero: RAW there is negative where it
+ * lags MONOTONIC. Where it does not, or unshare(CLONE_NEWTIME) is refused, the case says so.
+ */
+START_TEST(negative_raw_time_namespace)
+{
+	static const char *const *const envs[] = { mode_default, NULL };
+	const struct e2e_opts opts = { .env = envs[_i] };
+	const char *skip;
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB_NEGATIVE")));
+	e2e_assert_ok(&r);
+	skip = strstr(r.out, "skip=");
+	if (skip) {
+		printf("e2e_calib: negative_raw_time_namespace skipped: %.*s\n", (int)strcspn(skip + 5, "\n"), skip + 5);
+		e2e_result_free(&r);
+		return;
+	}
+	e2e_assert_served(&r, "served");
+	ck_assert_msg(e2e_int_value(r.out, "failed") == 0 && e2e_int_value(r.out, "bad_nsec") == 0 &&
+			      e2e_int_value(r.out, "outside") == 0,
+		      "RAW not as the kernel's:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_msg(e2e_int_value(r.out, "negative") >= 10, "too few negative readings:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_int_value(r.out, "now_found"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "now_negative"), e2e_int_value(r.out, "samples"));
+	ck_assert_msg(e2e_int_value(r.out, "now_outside") == 0, "fastraw_now_ns not as the kernel's:\n%.*s", E2E_SHOWN,
+		      r.out);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *calib_suite(void)
 {
 	Suite *s = suite_create("e2e_calib");
@@ -210,6 +246,8 @@ static Suite *calib_suite(void)
 	tcase_add_loop_test(tc, causality, 0, 2);
 	tc = e2e_tcase(s, "jump");
 	tcase_add_loop_test(tc, survives_siglongjmp, 0, 2);
+	tc = e2e_tcase(s, "negative");
+	tcase_add_loop_test(tc, negative_raw_time_namespace, 0, 2);
 	/* Their own case: the kernel matrix runs it alone where the bound is not the point (CK_RUN_CASE=source). */
 	tc = e2e_tcase(s, "source");
 	tcase_add_test(tc, source_lines);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Calibrated mode's readers against a stand-in kernel clock: a handler jumping out of an update. */
+/* Calibrated mode's readers against a stand-in kernel clock: a handler jumping out of an update, and negative times. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <setjmp.h>
@@ -9,15 +9,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "calib/calib_math.h"
 #include "calib/calib_source.h"
 #include "ksys.h"
 #include "passthru/passthru.h"
 #include "run_suite.h"
 
 /*
- * The kernel clock calibrated mode samples (fr_real): the kernel's RAW moved by `offset`. On
- * request it raises SIGUSR1 before it returns, as a signal arriving in the middle of the update
- * would.
+ * The kernel clock calibrated mode samples (fr_real): the kernel's RAW moved by `offset` and
+ * split as the kernel splits a time namespace's values. On request it raises SIGUSR1 before it
+ * returns, as a signal arriving in the middle of the update would.
  */
 static int64_t offset;
 static volatile int kernel_calls;
@@ -33,11 +34,12 @@ static int64_t kernel_now(void)
 
 static int stand_in(clockid_t clk, struct timespec *ts)
 {
-	int64_t ns = kernel_now();
+	int64_t sec, nsec;
 
 	ck_assert_int_eq(clk, CLOCK_MONOTONIC_RAW);
-	ts->tv_sec = (time_t)(ns / 1000000000);
-	ts->tv_nsec = (long)(ns % 1000000000);
+	fr_cal_split(kernel_now(), &sec, &nsec);
+	ts->tv_sec = (time_t)sec;
+	ts->tv_nsec = (long)nsec;
 	kernel_calls++;
 	if (raise_next) {
 		raise_next = 0;
@@ -141,6 +143,60 @@ START_TEST(jump_out_of_a_refresh)
 }
 END_TEST
 
+/*
+ * A time namespace's offset can put RAW before zero. The kernel then answers 0 with tv_sec < 0
+ * and tv_nsec in [0, 1e9), and so must calibrated mode: in warm-up (the kernel's own values),
+ * once it serves from the line, and across zero; fastraw_now_ns gives tv_sec * 1e9 + tv_nsec.
+ */
+START_TEST(negative_times)
+{
+	/* _i == 0: about -1000 s throughout; 1: zero passes 6 s after the start, warm-up long over. */
+	const int64_t shift = _i == 0 ? -1000 * 1000000000LL : -6 * 1000000000LL;
+	fr_raw_fn raw;
+	fr_now_fn now;
+	struct timespec ts, last = { 0, 0 }, k;
+	int64_t a, b, v, end, served, highest = INT64_MIN;
+
+	k_clock_gettime(CLOCK_MONOTONIC_RAW, &k);
+	raw = start(shift - ts_ns(&k));
+	now = fr_cal_now_for(FR_CTR_FENCED);
+
+	/* The first calls are the kernel's own values, exactly. */
+	a = kernel_now();
+	ck_assert_int_eq(raw(&ts), 0);
+	b = kernel_now();
+	assert_between(a, &ts, b, 0);
+	ck_assert_int_lt(ts.tv_sec, 0);
+	a = kernel_now();
+	v = now();
+	b = kernel_now();
+	ck_assert_msg(v >= a && v <= b && v < 0, "now %lld not in [%lld, %lld]", (long long)v, (long long)a, (long long)b);
+
+	served = warm_up(raw);
+	ck_assert_msg(served < 0, "the line served %lld first, not a negative time", (long long)served);
+	end = kernel_now() + (_i == 0 ? 1000000000LL : 1000000000LL - shift);
+	while ((a = kernel_now()) < end) {
+		ck_assert_int_eq(raw(&ts), 0);
+		v = now();
+		b = kernel_now();
+		assert_between(a, &ts, b, 1000000);
+		ck_assert_msg(v >= a - 1000000 && v <= b + 1000000, "now %lld not in [%lld, %lld]", (long long)v,
+			      (long long)a, (long long)b);
+		ck_assert_msg(highest == INT64_MIN || ts.tv_sec > last.tv_sec ||
+				      (ts.tv_sec == last.tv_sec && ts.tv_nsec >= last.tv_nsec),
+			      "went back: %lld.%09ld after %lld.%09ld", (long long)ts.tv_sec, ts.tv_nsec,
+			      (long long)last.tv_sec, last.tv_nsec);
+		last = ts;
+		highest = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	}
+	/* The second run goes on past zero, from the line. */
+	if (_i == 1)
+		ck_assert_int_gt(highest, 500000000LL);
+	else
+		ck_assert_int_lt(highest, 0);
+}
+END_TEST
+
 static Suite *calib_source_suite(void)
 {
 	Suite *s = suite_create("calib_source");
@@ -148,6 +204,10 @@ static Suite *calib_source_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, jump_out_of_a_refresh);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("negative");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, negative_times, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
