@@ -81,10 +81,10 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
 
 /*
  * The right to change the estimate, once per process at a time: 1 taken (with this thread's
- * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
- * CLONE_VM child has a pid of its own in its parent's memory, and taking over from a parent
- * thread in the middle of an update, or leaving the right held when it exits, would wreck the
- * parent's line. So a holder that belongs to another process is a thread of the parent that
+ * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns
+ * this memory ever writes it: a vfork or CLONE_VM child has a pid of its own in its parent's
+ * memory, and taking over from a parent thread in the middle of an update, or leaving the right
+ * held when it exits, would wreck the parent's line. So a holder that belongs to another process is a thread of the parent that
  * was inside an update when this process was forked: it does not exist in this copy, so the
  * right is taken over and what it may have left half written is reset.
  */
