@@ -22,7 +22,10 @@ extern "C" {
  * clock_gettime(CLOCK_MONOTONIC_RAW) returns for the same counter reading, without the split
  * into a timespec. When the fast path is off, the kernel's vDSO answers and the result is
  * combined the same way (without a vDSO, under valgrind: calibrated mode where it is eligible,
- * else the system call). Returns -1 only if even the kernel failed (it does not).
+ * else the system call). In a time namespace whose offset puts CLOCK_MONOTONIC_RAW before zero
+ * (a restored checkpoint can), the kernel answers tv_sec < 0 with tv_nsec in [0, 1000000000)
+ * and the result is their sum, negative, in every mode. Returns -1 if even the kernel failed (it
+ * does not); a -1 is otherwise a reading, exactly 1 ns before zero.
  */
 int64_t fastraw_now_ns(void);
 

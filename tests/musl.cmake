@@ -15,13 +15,14 @@ target_link_libraries(test_musl_lookup PRIVATE PkgConfig::CHECK Threads::Threads
 
 # The suites the script runs, each with the probes it names (tests/e2e.cmake's pairs): exact RAW
 # in every counter mode and a time namespace (bracket), the other clocks, NULL and bad ids
-# (clocks), threads (causality), calibrated mode, forced and kept over fork (calib), constructors,
-# fork, signal handlers and racing first calls (lifecycle), syscall() and the API (api), syscall()
-# by its registers, under seccomp and beside a later interposer (syscall), dlopen and dlclose
-# (unload), the lookups (musl_lookup). e2e_env and e2e_vfork pass as well (50 s more):
+# (clocks), threads (causality), calibrated mode, forced and kept over fork, with handlers jumping
+# out of it and in a time namespace before zero (calib), constructors, fork, signal handlers and
+# racing first calls (lifecycle), syscall() and the API (api), syscall() by its registers, under
+# seccomp and beside a later interposer (syscall), dlopen and dlclose (unload), the lookups
+# (musl_lookup). e2e_env and e2e_vfork pass as well (50 s more):
 # left out to keep the entry short.
 set(fr_musl_suites
-  e2e_bracket:bracket e2e_clocks:clocks e2e_causality:causality e2e_calib:calib,causality
+  e2e_bracket:bracket e2e_clocks:clocks e2e_causality:causality e2e_calib:calib,causality,calib_jump,calib_negative
   e2e_lifecycle:life,ctor,preinit e2e_api:sys,api e2e_syscall:efault,sys,regspy e2e_unload:unload
   musl_lookup:musl_lookup)
 fr_add_script_test(musl_e2e LABELS musl SKIP TIMEOUT 600

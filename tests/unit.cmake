@@ -23,6 +23,7 @@ fr_add_unit_test(convert unit/test_convert.c unit/synth.c)
 fr_add_unit_test(calib_math unit/test_calib_math.c unit/calsim.c)
 fr_add_unit_test(calib_slew unit/test_calib_slew.c unit/calsim.c)
 fr_add_unit_test(calib_seed unit/test_calib_seed.c)
+fr_add_unit_test(calib_source unit/test_calib_source.c)
 fr_add_unit_test(gtod unit/test_gtod.c unit/gtod_shape.c unit/gtod_pages.c)
 
 # The library's interface, checked on the built file: exports, TEXTREL, dependencies.

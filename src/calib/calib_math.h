@@ -136,6 +136,23 @@ static inline int64_t fr_cal_at(const struct fr_cal_published *p, uint64_t tsc)
 	return tsc < p->tsc_end ? fr_cal_line_at(&p->slew, tsc) : fr_cal_line_at(&p->after, tsc);
 }
 
+/*
+ * ns split as the kernel normalises a timespec: nsec in [0, 1e9) whatever the sign, so a
+ * negative time (a time namespace's offset can put RAW before zero) has sec < 0, floor(ns / 1e9).
+ * C's division truncates toward zero instead.
+ */
+static inline void fr_cal_split(int64_t ns, int64_t *sec, int64_t *nsec)
+{
+	int64_t s = ns / 1000000000, r = ns % 1000000000;
+
+	if (r < 0) {
+		r += 1000000000;
+		s--;
+	}
+	*sec = s;
+	*nsec = r;
+}
+
 #pragma GCC visibility pop
 
 #endif

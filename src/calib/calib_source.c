@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calib/calib_hold.h"
 #include "calib/calib_math.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
@@ -32,6 +33,14 @@ static struct {
 
 #define NSEC 1000000000LL
 
+/*
+ * A reading when even the kernel failed (errno set), and borrowed's "the line moved, read again".
+ * No RAW value comes near them, while any other value may be a reading: in a time namespace
+ * whose offset puts RAW before zero (a restored checkpoint) readings are negative.
+ */
+#define FAILED INT64_MIN
+#define MOVED (INT64_MIN + 1)
+
 /* Counter value after which a reader takes a sandwich; read outside the seqcount (a hint). */
 static uint64_t next_refresh;
 
@@ -39,7 +48,8 @@ static uint64_t next_refresh;
 static struct fr_cal_est est;
 static struct fr_cal_params params;
 static uint64_t seed;
-/* The process whose thread may change est and the line; 0 when free (see claim). */
+/* The process whose thread may change est and the line; 0 when free (see claim). Its holder holds
+   its signals (calib_hold.h): no handler runs, so none can jump out, while the right is taken. */
 static pid_t updater;
 
 /* claim's answer to a process that shares this memory with its owner (vfork, CLONE_VM). */
@@ -70,28 +80,31 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
 }
 
 /*
- * The right to change the estimate, once per process at a time: 1 taken, 0 held by another
- * thread, NOT_OWNER. Only the process that owns this memory ever writes it: a vfork or
- * CLONE_VM child has a pid of its own in its parent's memory, and taking over from a parent
- * thread in the middle of an update, or leaving the right held when it exits, would wreck the
- * parent's line. So a holder that belongs to another process is a thread of the parent that
+ * The right to change the estimate, once per process at a time: 1 taken (with this thread's
+ * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns
+ * this memory ever writes it: a vfork or CLONE_VM child has a pid of its own in its parent's
+ * memory, and taking over from a parent thread in the middle of an update, or leaving the right
+ * held when it exits, would wreck the parent's line. So a holder that belongs to another process is a thread of the parent that
  * was inside an update when this process was forked: it does not exist in this copy, so the
  * right is taken over and what it may have left half written is reset.
  */
-static int claim(void)
+static int claim(struct fr_held *h)
 {
 	pid_t self = getpid();
 
 	if (!fr_memid_own(self))
 		return NOT_OWNER;
+	fr_hold_signals(h);
 	for (;;) {
 		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
 		pid_t seen = 0;
 
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return 1;
-		if (seen == self)
+		if (seen == self) {
+			fr_unhold_signals(h);
 			return 0;
+		}
 		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			fr_cal_est_init(&est, &params, seed);
 			if (LD(line.seq) & 1) {
@@ -104,9 +117,10 @@ static int claim(void)
 	}
 }
 
-static void release(void)
+static void release(const struct fr_held *h)
 {
 	__atomic_store_n(&updater, 0, __ATOMIC_RELEASE);
+	fr_unhold_signals(h);
 }
 
 /* Publishes the estimate's target, slewed from the current line (the first one is biased up). */
@@ -169,7 +183,7 @@ static int sandwich(struct fr_cal_point *pt)
 	return ret;
 }
 
-/* The kernel's answer through a sandwich, in the readers' convention: ns, or -1 with errno. */
+/* The kernel's answer through a sandwich, in the readers' convention: ns, or FAILED with errno. */
 static int64_t kernel_answer(struct fr_cal_point *pt)
 {
 	int ret = sandwich(pt);
@@ -177,7 +191,7 @@ static int64_t kernel_answer(struct fr_cal_point *pt)
 	fr_stats_pass(CLOCK_MONOTONIC_RAW); /* FASTRAW_STATS: the kernel answered this call */
 	if (ret != 0) {
 		errno = -ret;
-		return -1;
+		return FAILED;
 	}
 	return pt->ns;
 }
@@ -212,12 +226,13 @@ static void feed(const struct fr_cal_point *pt)
 static __attribute__((noinline)) int64_t warm(void)
 {
 	struct fr_cal_point pt;
+	struct fr_held h;
 
-	if (kernel_answer(&pt) < 0)
-		return -1;
-	if (claim() > 0) {
+	if (kernel_answer(&pt) == FAILED)
+		return FAILED;
+	if (claim(&h) > 0) {
 		feed(&pt);
-		release();
+		release(&h);
 	}
 	return pt.ns;
 }
@@ -229,18 +244,19 @@ static __attribute__((noinline)) int64_t warm(void)
 static __attribute__((noinline)) int refresh(void)
 {
 	struct fr_cal_point pt;
-	int c = claim();
+	struct fr_held h;
+	int c = claim(&h);
 
 	if (c <= 0)
 		return c;
 	if (LD(next_refresh) > fr_arch_counter_fenced()) {
 		/* Another thread took it meanwhile. */
-		release();
+		release(&h);
 		return 0;
 	}
 	if (sandwich(&pt) == 0)
 		feed(&pt);
-	release();
+	release(&h);
 	return 1;
 }
 
@@ -251,26 +267,32 @@ static __attribute__((noinline)) int refresh(void)
  * bound] around the kernel's k: within the promise however old the line, and monotonic, as
  * both ends only move forward and the line was within the bound while fresh. A new line
  * from the owner could then start below a k served here, but only by the old line's error and
- * only for readings closer together than that (microseconds). -2: the line moved, read again.
+ * only for readings closer together than that (microseconds). MOVED: the line moved, read again.
  */
 static __attribute__((noinline)) int64_t borrowed(const struct fr_cal_published *p, uint32_t seq)
 {
 	struct fr_cal_point pt;
 	int64_t k = kernel_answer(&pt), l;
 
-	if (k < 0)
-		return -1;
+	if (k == FAILED)
+		return FAILED;
 	if (__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq)
-		return -2;
+		return MOVED;
 	l = fr_cal_at(p, pt.tsc_after);
 	return l < k ? k : l - k > params.bound_ns ? k + params.bound_ns : l;
 }
 
+/* v, or fail where v is FAILED: only the slow paths' answers need it. */
+static inline __attribute__((always_inline)) int64_t failed_as(int64_t v, int64_t fail)
+{
+	return v == FAILED ? fail : v;
+}
+
 /*
- * One reading: the line at the counter, inside the seqcount; -1 with errno when the kernel
- * failed. *sec0 is the line's second, or -1 when the value came from the kernel.
+ * One reading: the line at the counter, inside the seqcount; fail (a constant) with errno when
+ * the kernel failed. *sec0 is the line's second, or -1 when the value came from the kernel.
  */
-static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counter, int64_t *sec0)
+static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counter, int64_t *sec0, int64_t fail)
 {
 	*sec0 = -1;
 	for (int i = 0; i < CAL_TRIES; i++) {
@@ -294,7 +316,7 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 		if (FR_UNLIKELY(fr_seq_retry(&line.seq, seq)))
 			continue;
 		if (FR_UNLIKELY(!serving))
-			return warm();
+			return failed_as(warm(), fail);
 		if (FR_UNLIKELY(tsc >= LD(next_refresh))) {
 			int r = refresh();
 
@@ -303,9 +325,9 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 			if (r == NOT_OWNER) {
 				int64_t v = borrowed(&p, seq);
 
-				if (v == -2)
+				if (v == MOVED)
 					continue;
-				return v;
+				return failed_as(v, fail);
 			}
 		}
 		*sec0 = s0;
@@ -315,16 +337,14 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 	{
 		struct fr_cal_point pt;
 
-		return kernel_answer(&pt);
+		return failed_as(kernel_answer(&pt), fail);
 	}
 }
 
 static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, struct timespec *ts)
 {
-	int64_t sec0, ns = cal_ns(counter, &sec0), rel;
+	int64_t sec0, ns = cal_ns(counter, &sec0, FAILED), rel, sec, nsec;
 
-	if (FR_UNLIKELY(ns < 0))
-		return -1;
 	/* Within two seconds of the line's sec0 (always, while calls come): no division. */
 	rel = ns - sec0 * NSEC;
 	if (FR_LIKELY(sec0 >= 0 && (uint64_t)rel < 2 * NSEC)) {
@@ -334,17 +354,23 @@ static inline __attribute__((always_inline)) int cal_raw(fr_counter_fn counter, 
 		ts->tv_nsec = (long)(rel - (carry ? NSEC : 0));
 		return 0;
 	}
-	ts->tv_sec = (time_t)(ns / NSEC);
-	ts->tv_nsec = (long)(ns % NSEC);
+	/* Only a value from the kernel (sec0 -1) can be FAILED: the check costs the line's readers nothing. */
+	if (ns == FAILED)
+		return -1;
+	/* A negative reading too, as the kernel normalises it: tv_sec < 0, tv_nsec in [0, 1e9). */
+	fr_cal_split(ns, &sec, &nsec);
+	ts->tv_sec = (time_t)sec;
+	ts->tv_nsec = (long)nsec;
 	return 0;
 }
 
 static int raw_unordered(struct timespec *ts) { return cal_raw(fr_arch_counter_unordered, ts); }
 static int raw_fenced(struct timespec *ts) { return cal_raw(fr_arch_counter_fenced, ts); }
 static int raw_ordered(struct timespec *ts) { return cal_raw(fr_arch_counter_ordered, ts); }
-static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s); }
-static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s); }
-static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s); }
+/* fastraw_now_ns's convention: -1 when the kernel failed, as on the other paths. */
+static int64_t now_unordered(void) { int64_t s; return cal_ns(fr_arch_counter_unordered, &s, -1); }
+static int64_t now_fenced(void) { int64_t s; return cal_ns(fr_arch_counter_fenced, &s, -1); }
+static int64_t now_ordered(void) { int64_t s; return cal_ns(fr_arch_counter_ordered, &s, -1); }
 
 fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode)
 {

@@ -191,6 +191,94 @@ START_TEST(source_lines)
 }
 END_TEST
 
+/* The stats line's counts of RAW calls: "...: stats: MONOTONIC_RAW fast=F passthrough=P". */
+static void raw_stats(const struct e2e_result *r, unsigned long long *fast, unsigned long long *pass)
+{
+	const char *line = e2e_lib_line(r->err, "stats: MONOTONIC_RAW fast=");
+
+	ck_assert_msg(line && sscanf(e2e_lib_text(line), "stats: MONOTONIC_RAW fast=%llu passthrough=%llu", fast, pass) == 2,
+		      "no stats line:\n%.*s", E2E_SHOWN, r->err);
+}
+
+/*
+ * A handler that siglongjmps out of RAW calls, from wherever they are, leaves calibrated mode
+ * working: a storm during warm-up (the update right is taken on every call then) and one after
+ * it (taken on each refresh). Then every call is served from the line (fast), and the line is
+ * refreshed a few times per refresh period, not tried on every call: getpid, which each try
+ * makes, is counted by a seccomp filter that traps it. At most one a millisecond and one per ten
+ * calls (40 a second here; a stuck right makes one per call, 100,000 calls at least).
+ */
+START_TEST(survives_siglongjmp)
+{
+	static const char *const phases[][4] = {
+		{ "0", "2", "4", "1" }, /* the storm in warm-up */
+		{ "3", "3", "0.5", "1" }, /* the storm while serving */
+	};
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SOURCE=calibrated", "FASTRAW_STATS=1") };
+	const char *const *ph = phases[_i];
+	unsigned long long fast = 0, pass = 0;
+	struct e2e_result r;
+	int64_t calls, getpids, ns;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB_JUMP"), ph[0], ph[1], ph[2], ph[3]));
+	e2e_assert_ok(&r);
+	e2e_assert_served(&r, "served");
+	raw_stats(&r, &fast, &pass);
+	calls = e2e_int_value(r.out, "measure_calls");
+	ck_assert_msg(e2e_int_value(r.out, "jumps") >= 100, "too few jumps for a storm:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_int_value(r.out, "failed"), 0);
+	ck_assert_msg(calls >= 100000 && fast >= (unsigned long long)calls,
+		      "calibrated mode does not serve: fast=%llu passthrough=%llu, %lld calls measured:\n%.*s", fast,
+		      pass, (long long)calls, E2E_SHOWN, r.out);
+	if (!e2e_int_value(r.out, "getpid_counted")) {
+		printf("e2e_calib: survives_siglongjmp: no seccomp filter here, getpid not counted\n");
+	} else {
+		getpids = e2e_int_value(r.out, "measure_getpid");
+		ns = e2e_int_value(r.out, "measure_ns");
+		ck_assert_msg(getpids * 1000000 <= ns && getpids * 10 <= calls,
+			      "the line is not refreshed: %lld getpid in %lld calls, %lld ns:\n%.*s", (long long)getpids,
+			      (long long)calls, (long long)ns, E2E_SHOWN, r.out);
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * In a time namespace whose offset puts RAW before zero (a restored checkpoint may), RAW
+ * answers as the kernel does: 0, tv_sec < 0 and tv_nsec in [0, 1e9), and fastraw_now_ns gives
+ * tv_sec * 1e9 + tv_nsec; calibrated mode (its warm-up: the kernel's values) and the default.
+ * The probe makes the namespace, with MONOTONIC starting at zero: RAW there is negative where it
+ * lags MONOTONIC. Where it does not, or unshare(CLONE_NEWTIME) is refused, the case says so.
+ */
+START_TEST(negative_raw_time_namespace)
+{
+	static const char *const *const envs[] = { mode_default, NULL };
+	const struct e2e_opts opts = { .env = envs[_i] };
+	const char *skip;
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB_NEGATIVE")));
+	e2e_assert_ok(&r);
+	skip = strstr(r.out, "skip=");
+	if (skip) {
+		printf("e2e_calib: negative_raw_time_namespace skipped: %.*s\n", (int)strcspn(skip + 5, "\n"), skip + 5);
+		e2e_result_free(&r);
+		return;
+	}
+	e2e_assert_served(&r, "served");
+	ck_assert_msg(e2e_int_value(r.out, "failed") == 0 && e2e_int_value(r.out, "bad_nsec") == 0 &&
+			      e2e_int_value(r.out, "outside") == 0,
+		      "RAW not as the kernel's:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_msg(e2e_int_value(r.out, "negative") >= 10, "too few negative readings:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_int_value(r.out, "now_found"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "now_negative"), e2e_int_value(r.out, "samples"));
+	ck_assert_msg(e2e_int_value(r.out, "now_outside") == 0, "fastraw_now_ns not as the kernel's:\n%.*s", E2E_SHOWN,
+		      r.out);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *calib_suite(void)
 {
 	Suite *s = suite_create("e2e_calib");
@@ -199,6 +287,10 @@ static Suite *calib_suite(void)
 	tcase_add_loop_test(tc, bounded_after_warmup, 0, (int)(sizeof(modes) / sizeof(modes[0])));
 	tcase_add_test(tc, fork_keeps_state);
 	tcase_add_loop_test(tc, causality, 0, 2);
+	tc = e2e_tcase(s, "jump");
+	tcase_add_loop_test(tc, survives_siglongjmp, 0, 2);
+	tc = e2e_tcase(s, "negative");
+	tcase_add_loop_test(tc, negative_raw_time_namespace, 0, 2);
 	/* Their own case: the kernel matrix runs it alone where the bound is not the point (CK_RUN_CASE=source). */
 	tc = e2e_tcase(s, "source");
 	tcase_add_test(tc, source_lines);

@@ -382,6 +382,55 @@ START_TEST(defaults_fit_the_bound)
 }
 END_TEST
 
+/*
+ * Nanoseconds split as the kernel normalises a timespec, negative ones included (a time
+ * namespace can put RAW before zero): the kernel's {-1, 845602970} for -154397030 ns, never a
+ * negative tv_nsec, and sec * 1e9 + nsec is the value again, over the whole int64 range.
+ */
+START_TEST(split_like_the_kernel)
+{
+	static const struct {
+		int64_t ns, sec, nsec;
+	} cases[] = {
+		{ 0, 0, 0 },
+		{ 1, 0, 1 },
+		{ 999999999, 0, 999999999 },
+		{ 1000000000, 1, 0 },
+		{ 1999999999, 1, 999999999 },
+		{ -1, -1, 999999999 },
+		{ -154397030, -1, 845602970 },
+		{ -999999999, -1, 1 },
+		{ -1000000000, -1, 0 },
+		{ -1000000001, -2, 999999999 },
+		{ -86400000000001, -86401, 999999999 },
+		{ INT64_MAX, 9223372036, 854775807 },
+		{ INT64_MIN, -9223372037, 145224192 },
+	};
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int64_t sec, nsec;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fr_cal_split(cases[i].ns, &sec, &nsec);
+		ck_assert_msg(sec == cases[i].sec && nsec == cases[i].nsec, "%lld: %lld.%09lld, want %lld.%09lld",
+			      (long long)cases[i].ns, (long long)sec, (long long)nsec, (long long)cases[i].sec,
+			      (long long)cases[i].nsec);
+	}
+	for (int i = 0; i < 200000; i++) {
+		int64_t ns;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* Every magnitude, both signs. */
+		ns = (int64_t)(x >> (x % 64));
+		ns = (x & 1) ? ns : -ns;
+		fr_cal_split(ns, &sec, &nsec);
+		if (nsec < 0 || nsec >= 1000000000 || (__int128)sec * 1000000000 + nsec != ns)
+			ck_abort_msg("%lld: %lld.%09lld", (long long)ns, (long long)sec, (long long)nsec);
+	}
+}
+END_TEST
+
 static Suite *calib_math_suite(void)
 {
 	Suite *s = suite_create("calib_math");
@@ -396,6 +445,7 @@ static Suite *calib_math_suite(void)
 	tcase_add_test(tc, wide_sandwich_after_a_pause);
 	tcase_add_test(tc, rate_leaves_a_poor_first_base);
 	tcase_add_test(tc, defaults_fit_the_bound);
+	tcase_add_test(tc, split_like_the_kernel);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("simulated");
 	tcase_set_timeout(tc, 60);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* Holding a thread's signals back while it updates calibrated mode, so that no handler can jump out of an update. */
+#ifndef FR_CALIB_HOLD_H
+#define FR_CALIB_HOLD_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+
+#include "arch/arch.h"
+
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
+/*
+ * clock_gettime is async-signal-safe, so a handler may siglongjmp out of it, and a thread that
+ * runs pthread_exit or is cancelled asynchronously leaves it the same way. Out of an update
+ * that would leave the update right taken for ever and a publication half written. With the
+ * signals held, a signal that arrives meanwhile waits until the update is over and the right
+ * given back: nothing to detect or repair afterwards, and nothing costs the readers, which
+ * never hold the right. rt_sigprocmask is async-signal-safe, takes no lock and acts on the
+ * calling thread alone.
+ */
+
+/* The kernel's signal set, rt_sigprocmask's (not libc's 128-byte sigset_t): 64 signals on x86-64 and arm64. */
+typedef uint64_t fr_ksigset;
+
+#define FR_SIGBIT(s) ((fr_ksigset)1 << ((s) - 1))
+
+/*
+ * Every signal but those the kernel forces on a fault: one of those that is blocked kills the
+ * process instead of running its handler, and a program whose seccomp filter traps our system
+ * calls with SIGSYS (or that catches its own SIGTRAP) must keep working as it does without us.
+ * SIGKILL and SIGSTOP cannot be held; the kernel leaves them out itself.
+ */
+#define FR_HELD_SIGNALS                                                                        \
+	(~(FR_SIGBIT(SIGSEGV) | FR_SIGBIT(SIGBUS) | FR_SIGBIT(SIGILL) | FR_SIGBIT(SIGFPE) | \
+	   FR_SIGBIT(SIGTRAP) | FR_SIGBIT(SIGSYS)))
+
+/* The mask to give back; held is 0 when the kernel refused (a seccomp filter): then nothing changed. */
+struct fr_held {
+	fr_ksigset old;
+	int held;
+};
+
+static inline void fr_hold_signals(struct fr_held *h)
+{
+	fr_ksigset set = FR_HELD_SIGNALS;
+
+	h->held = fr_sys6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, (long)&h->old, sizeof(set), 0, 0) == 0;
+}
+
+/* A signal that arrived meanwhile is delivered as this returns. */
+static inline void fr_unhold_signals(const struct fr_held *h)
+{
+	if (h->held)
+		fr_sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&h->old, 0, sizeof(h->old), 0, 0);
+}
+
+#pragma GCC visibility pop
+
+#endif
