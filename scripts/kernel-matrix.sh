@@ -112,6 +112,13 @@ A64_TIMENS_SUITES=${TIMENS_SUITES/e2e_path/e2e_steps}
 # One configuration also runs the suites of the host-facing guarantees (loader, syscall() and
 # its register spy, statistics, vfork, seccomp, unloading, the vDSO's identity, plugins, dlerror).
 A64_HOST_SUITES=$A64_ACTIVE_SUITES,e2e_host,e2e_syscall,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
+# CentOS 7's glibc 2.17 (the oldest the library supports) on arm64: the suites run on Debian's
+# glibc as everywhere, but their probes are built with npm's GCC 4.8.5 against glibc 2.17 and
+# run under its own loader (scripts/matrix-glibc217.sh; the initramfs carries the sysroot's
+# libraries at their host paths). FR_MATRIX_ENV names the probes' environment (env.glibc217),
+# which also sets FR_E2E_GLIBC=2.17: e2e_clocks then asserts the probes run on glibc 2.17.
+# Skipped alone where npm or the toolchain cannot be had.
+A64_GLIBC217_SUITES=e2e_bracket,e2e_clocks,e2e_lookup
 CONFIGS_aarch64=(
 	"archtimer-6.1|6.1||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
 	"archtimer-6.12|6.12||$A64_CS|active|$A64_HOST_SUITES|0|$A64_CPU|2"
@@ -119,6 +126,7 @@ CONFIGS_aarch64=(
 	"archtimer-7.2|7.2||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
 	"archtimer-7.3|7.3||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
 	"calib-7.2|7.2||$A64_CS|active|$CALIB_SUITES|0|$A64_CPU|2"
+	"glibc217-6.12|6.12|FR_MATRIX_ENV=glibc217|$A64_CS|active|$A64_GLIBC217_SUITES|0|$A64_CPU|2"
 )
 
 say() { echo "matrix: $*"; }
@@ -261,7 +269,9 @@ stage_cross_deps() {
 	local root=$1 file=$2 interp name dir found rpath origin
 	interp=$("$READELF" -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
 	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
-		found=$(find_cross_lib "${interp##*/}") ||
+		# Else the interpreter at its own path on this host: another glibc's sysroot
+		# (matrix-glibc217.sh), whose libraries the file's rpath then finds there too.
+		found=$(find_cross_lib "${interp##*/}") || { [ -e "$interp" ] && found=$interp; } ||
 			{ say "warning: no ${interp##*/} (the interpreter of $file) in ${LIBDIRS[*]}" >&2; return 0; }
 		mkdir -p "$root${interp%/*}"
 		cp -L "$found" "$root$interp"
@@ -300,7 +310,7 @@ find_cross_lib() {
 }
 
 make_initramfs() {
-	local out=$1 root=$work/root init path
+	local out=$1 root=$work/root init path set
 	TRIPLE=$arch-linux-gnu
 	READELF=$(command -v "$TRIPLE-readelf" || echo readelf)
 	mapfile -t LIBDIRS < <(sed -n 's/^libdir //p' "$manifest")
@@ -314,7 +324,10 @@ make_initramfs() {
 		# Not built (a suite that does not build for this architecture yet): its guest says so.
 		[ -e "$path" ] || { say "warning: $path is missing, not staged" >&2; continue; }
 		stage_with_deps "$root" "$path"
-	done < <(sed -n 's/^suite [^ ]* //p; s/^env [A-Z_]*=\(\/.*\)/\1/p' "$manifest" | sort -u)
+	done < <(sed -n 's/^suite [^ ]* //p; s/^env [A-Z_]*=\(\/.*\)/\1/p' "$manifest" "${ENV_SETS[@]/%//env}" | sort -u)
+	for set in "${ENV_SETS[@]}"; do
+		cp "$set/env" "$root/matrix/env.${set##*/}"
+	done
 	(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
 }
 
@@ -433,6 +446,28 @@ done
 	skip "kernel package(s) for ${missing[*]} cannot be fetched here (Debian's archive through apt-get, $KEYRING)"
 [ ${#runnable[@]} -gt 0 ] || skip "no kernel for ${skipped[*]}"
 selected=("${runnable[@]}")
+# The probes of another userland (FR_MATRIX_ENV=NAME in a configuration's options), built into
+# $build_dir/matrix/NAME/ with their env file; where the toolchain cannot be had (77) the
+# configurations that want them are skipped. A failed build is left for their guests to report
+# (no env file: their init fails the set-up).
+ENV_SETS=()
+if printf '%s\n' "${selected[@]}" | grep -q 'FR_MATRIX_ENV=glibc217'; then
+	rc=0
+	bash "$FR_MATRIX_ROOT/scripts/matrix-glibc217.sh" "$arch" "$build_dir/matrix/glibc217" || rc=$?
+	if [ "$rc" = 0 ]; then
+		ENV_SETS+=("$build_dir/matrix/glibc217")
+	elif [ "$rc" = "$SKIP" ]; then
+		runnable=()
+		for c in "${selected[@]}"; do
+			case "$c" in
+			*FR_MATRIX_ENV=glibc217*) say "SKIPPED ${c%%|*}: no glibc 2.17 toolchain"; skipped+=("${c%%|*}") ;;
+			*) runnable+=("$c") ;;
+			esac
+		done
+		[ ${#runnable[@]} -gt 0 ] || skip "no glibc 2.17 toolchain for ${skipped[*]}"
+		selected=("${runnable[@]}")
+	fi
+fi
 make_initramfs "$work/initramfs.gz"
 
 # One configuration, in the background: its guest, then its report, printed as soon as it is

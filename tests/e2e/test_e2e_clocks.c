@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* End-to-end: every clock id other than CLOCK_MONOTONIC_RAW, valid or invalid, gets the kernel's answer through the interposer. */
 #define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 
 /* Named ids plus the sweep from -24 to 40, for each of two symbols. */
@@ -66,6 +70,28 @@ START_TEST(clocks_libc_baseline)
 }
 END_TEST
 
+/*
+ * Where the run names the glibc its probes are built for (FR_E2E_GLIBC: the arm64 guest with
+ * glibc 2.17's probes, scripts/matrix-glibc217.sh), the version probe, preloaded, must run on
+ * that glibc with clock_gettime served by the library: the checks above then hold for it, not
+ * for whatever C library a wrong loader or rpath would have given.
+ */
+START_TEST(clocks_on_named_glibc)
+{
+	char want[64];
+	struct e2e_result r;
+
+	snprintf(want, sizeof(want), "glibc=%s\n", e2e_need_env("FR_E2E_GLIBC"));
+	e2e_run(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_LIBC_VERSION")));
+	e2e_assert_ok(&r);
+	e2e_assert_quiet(&r);
+	ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "the probe does not run on %.*s:\n%.*s",
+		      (int)strlen(want) - 1, want, E2E_SHOWN, r.out);
+	e2e_assert_served(&r, "clock_gettime");
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *clocks_suite(void)
 {
 	Suite *s = suite_create("e2e_clocks");
@@ -78,6 +104,10 @@ static Suite *clocks_suite(void)
 	tc = e2e_tcase(s, "timens");
 	tcase_set_tags(tc, "timens");
 	tcase_add_test(tc, clocks_time_namespace);
+	if (getenv("FR_E2E_GLIBC") && *getenv("FR_E2E_GLIBC")) {
+		tc = e2e_tcase(s, "glibc");
+		tcase_add_test(tc, clocks_on_named_glibc);
+	}
 	return s;
 }
 

@@ -33,7 +33,10 @@
  *                          CLOCK_MONOTONIC offset in seconds;
  *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough);
  *   FR_E2E_GTOD            passed on to the suites: the gtod layout a pre-5.3 kernel's page
- *                          has ("3.16-4.19", "4.20-5.2"), which e2e_calib expects on the debug line.
+ *                          has ("3.16-4.19", "4.20-5.2"), which e2e_calib expects on the debug line;
+ *   FR_MATRIX_ENV          NAME: /matrix/env.NAME's "env NAME=VALUE" lines replace the manifest's
+ *                          of the same name, or are added (the suites' probes built for another
+ *                          userland, such as glibc 2.17's: scripts/matrix-glibc217.sh).
  * Before the suites it measures how fast this guest runs (guest_speed.c) and gives the suites CK_TIMEOUT_MULTIPLIER = CK_BASE times that factor, and it
  * shows the library's FASTRAW_DEBUG line for this guest (the bracket probe, preloaded, briefly).
  * Every line meant for the host starts with "FRMATRIX: ", but for the suites' own output and
@@ -139,6 +142,56 @@ static int read_manifest(void)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* Sets NAME=VALUE (line) in the children's environment, replacing the manifest's NAME. */
+static int set_env_line(const char *line)
+{
+	size_t n = strcspn(line, "=");
+	int i;
+
+	if (line[n] != '=')
+		return 0;
+	for (i = 0; i < nenv; i++)
+		if (strncmp(env_store[i], line, n + 1) == 0)
+			break;
+	if (i == MAX_ENV)
+		return -1;
+	snprintf(env_store[i], LINE_MAX_LEN, "%s", line);
+	child_env[i] = env_store[i];
+	if (i == nenv)
+		nenv++;
+	return 0;
+}
+
+/* The configuration's own environment (FR_MATRIX_ENV), over the manifest's; 0, or -1 said. */
+static int read_env_overrides(const char *name)
+{
+	char path[128], line[LINE_MAX_LEN];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/matrix/env.%s", name);
+	f = fopen(path, "r");
+	if (!f) {
+		say("error: FR_MATRIX_ENV=%s: cannot open %s: %s", name, path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "env ", 4) != 0)
+			continue;
+		if (set_env_line(line + 4) != 0) {
+			say("error: more than %d env lines with %s", MAX_ENV, path);
+			fclose(f);
+			return -1;
+		}
+		say("env %s: %s", name, line + 4);
+		n++;
+	}
+	fclose(f);
+	child_env[nenv] = NULL;
+	return n > 0 ? 0 : (say("error: no env lines in %s", path), -1);
 }
 
 /* Adds NAME=value of our own environment to the children's, when set. */
@@ -277,26 +330,20 @@ static const char *manifest_env(const char *name)
 	return NULL;
 }
 
-/* The library's own account of this guest: its FASTRAW_DEBUG line, from a brief preloaded probe. */
-static void report_library(void)
+/* Runs probe (with arg, or none) under LD_PRELOAD=lib and FASTRAW_DEBUG=1; its stdout reaches the console only when show_out. */
+static void run_preloaded(const char *lib, const char *probe, const char *arg, int show_out)
 {
-	const char *lib = manifest_env("FASTRAW_LIB"), *probe = manifest_env("FR_PROBE_BRACKET");
 	char preload[LINE_MAX_LEN];
 	pid_t pid;
 
-	if (!lib || !probe) {
-		say("library: no FASTRAW_LIB or FR_PROBE_BRACKET in the manifest");
-		return;
-	}
 	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", lib);
 	pid = fork();
 	if (pid == 0) {
-		char *argv[] = { (char *)probe, "1000", "1", NULL };
+		char *argv[] = { (char *)probe, (char *)arg, arg ? "1" : NULL, NULL };
 		char *envp[] = { preload, "FASTRAW_DEBUG=1", NULL };
 		int null = open("/dev/null", O_WRONLY);
 
-		/* Only stderr, the library's line, reaches the console. */
-		if (null >= 0)
+		if (null >= 0 && !show_out)
 			dup2(null, 1);
 		execve(probe, argv, envp);
 		_exit(127);
@@ -304,6 +351,26 @@ static void report_library(void)
 	if (pid > 0)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
+}
+
+/*
+ * The library's own account of this guest: its FASTRAW_DEBUG line, from a brief preloaded probe
+ * (only stderr, the library's line, reaches the console). Where the configuration names its
+ * glibc (FR_E2E_GLIBC), the version probe's lines too: the glibc the probes run on, the objects
+ * loaded and which one serves clock_gettime.
+ */
+static void report_library(void)
+{
+	const char *lib = manifest_env("FASTRAW_LIB"), *probe = manifest_env("FR_PROBE_BRACKET");
+	const char *version = manifest_env("FR_PROBE_LIBC_VERSION");
+
+	if (!lib || !probe) {
+		say("library: no FASTRAW_LIB or FR_PROBE_BRACKET in the manifest");
+		return;
+	}
+	run_preloaded(lib, probe, "1000", 0);
+	if (manifest_env("FR_E2E_GLIBC") && version)
+		run_preloaded(lib, version, NULL, 1);
 }
 
 /*
@@ -357,6 +424,7 @@ int main(void)
 	const char *list = getenv("FR_MATRIX_SUITES");
 	const char *cs = getenv("FR_MATRIX_CLOCKSOURCE");
 	const char *tns = getenv("FR_MATRIX_TIMENS");
+	const char *envset = getenv("FR_MATRIX_ENV");
 	char names[LINE_MAX_LEN], *save = NULL;
 	int pass = 0, fail = 0;
 
@@ -370,6 +438,10 @@ int main(void)
 		power_off();
 	}
 	child_env[nenv] = NULL;
+	if (envset && *envset && read_env_overrides(envset) != 0) {
+		say("done pass=0 fail=1 (guest set-up)");
+		power_off();
+	}
 	pass_on("FR_E2E_EXPECT");
 	pass_on("FR_E2E_GTOD");
 	pass_on("PATH");
