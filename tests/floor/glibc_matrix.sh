@@ -249,7 +249,9 @@ done
 export CK_TIMEOUT_MULTIPLIER
 suite() {
 	echo "== suite $(basename "$1") on glibc $GLIBC, $4 build"
-	timeout -k 5 "$SUITE_SECS" env "FR_PROBE_$2=$T/$4/probe_$3" FASTRAW_LIB="$FASTRAW_LIB" "$1" >"$T/suite" 2>&1
+	# e2e_clocks' glibc case (FR_E2E_GLIBC) runs the version probe under the library as well.
+	timeout -k 5 "$SUITE_SECS" env "FR_PROBE_$2=$T/$4/probe_$3" FASTRAW_LIB="$FASTRAW_LIB" \
+		FR_E2E_GLIBC="$GLIBC" FR_PROBE_LIBC_VERSION="$T/$4/libc_version" "$1" >"$T/suite" 2>&1
 	st=$?
 	sed 's/^/  | /' "$T/suite"
 	case "$st" in
