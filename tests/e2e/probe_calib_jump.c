@@ -135,10 +135,13 @@ int main(int argc, char **argv)
 	if (sigaction(SIGALRM, &sa, NULL) != 0)
 		return 2;
 	storm_end = mono_ns() + (int64_t)(atof(argv[2]) * 1e9);
-	if (setitimer(ITIMER_REAL, &on, NULL) != 0)
+	/*
+	 * Each jump lands here with the signal mask as it was: the storm goes on until its end. The
+	 * jump buffer is set before the timer starts: on a slow guest the first alarm can come
+	 * before the next line does.
+	 */
+	if (sigsetjmp(back, 1) == 0 && setitimer(ITIMER_REAL, &on, NULL) != 0)
 		return 2;
-	/* Each jump lands here with the signal mask as it was: the storm goes on until its end. */
-	sigsetjmp(back, 1);
 	storm_rounds++;
 	if (mono_ns() < storm_end)
 		calls_until(storm_end, 0, &failed);
