@@ -121,7 +121,13 @@ foreach(kind ifunc wrapper)
   target_link_libraries(e2e_probe_loop_${kind} PRIVATE e2e_loop_${kind})
 endforeach()
 target_compile_definitions(e2e_loop_ifunc PRIVATE FR_LOOP_IFUNC)
-fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper)
+# An ordinary interposer after libfastraw that a signal handler siglongjmps out of (probe_jumps.c).
+add_library(e2e_loop_raise SHARED e2e/loop_lib.c)
+target_compile_definitions(e2e_loop_raise PRIVATE FR_LOOP_RAISE)
+target_link_libraries(e2e_loop_raise PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
+fr_add_e2e_probe(jumps e2e/probe_jumps.c)
+target_link_libraries(e2e_probe_jumps PRIVATE e2e_loop_raise)
+fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps)
 
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
 # the launcher; then the real neighbours, faketime and an AddressSanitizer program.

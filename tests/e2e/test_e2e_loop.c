@@ -84,6 +84,27 @@ START_TEST(loop_libc_baseline)
 }
 END_TEST
 
+/*
+ * Records that calls siglongjmp'd out of leave behind never make a later call skip the
+ * interposer after libfastraw: 12 jumps out of it, each from a deeper frame that leaves its
+ * memory unwritten, then calls at every depth still reach it. The probe links the interposer,
+ * so it follows libfastraw in the loader's list; without libfastraw it answers too.
+ */
+START_TEST(loop_jumps_keep_interposer)
+{
+	const struct e2e_opts opts = { .env = _i == 1 ? E2E_ENV("FASTRAW_DEBUG=1") : NULL, .no_preload = _i == 2 };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_JUMPS")));
+	e2e_assert_ok(&r);
+	ck_assert_msg(strstr(r.out, "before=1\n") && strstr(r.out, "after_shallow=1\n") &&
+			      strstr(r.out, "after_deep=1\n") && strstr(r.out, "after_middle=1\n"),
+		      "the interposer after libfastraw was passed over:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_count_lib_lines(r.err, "loop: "), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *loop_suite(void)
 {
 	Suite *s = suite_create("e2e_loop");
@@ -92,6 +113,7 @@ static Suite *loop_suite(void)
 	tcase_add_loop_test(tc, loop_modes, 0, (int)(2 * N_MODES));
 	tcase_add_loop_test(tc, loop_debug_says, 0, 2);
 	tcase_add_loop_test(tc, loop_libc_baseline, 0, 2);
+	tcase_add_loop_test(tc, loop_jumps_keep_interposer, 0, 3);
 	return s;
 }
 
