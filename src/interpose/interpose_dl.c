@@ -152,24 +152,81 @@ __attribute__((used)) struct fr_route fr_dlsym_route(void *handle, const char *n
 }
 
 /*
- * Whether glibc's lookup of name@version would fault in our object. Its loader matches a
+ * Whether glibc's lookup of name@version could fault in our object. Its loader matches a
  * version by hash, then by name: our exports are unversioned (so that they bind references to
  * any version of libc's), and an unversioned symbol's version slot has hash 0 and no name, so a
- * version whose hash is 0 ("" above all) makes it compare a NULL name. No object defines such a
- * version, so libc's answer without us is NULL: ours too (dlerror then has nothing new to say).
- * The scopes that hold us: the global one (RTLD_DEFAULT, RTLD_NEXT from before us) and the
- * program's handle (dlopen(NULL)). Other handles go on to libc, which gives its own text.
+ * version whose hash is 0 ("" above all) makes it compare a NULL name wherever the scope holds
+ * us: the global one, the program's handle, and the handle of any object that depends on us.
+ * No object defines such a version, so libc's answer without us is NULL: ours too, by every
+ * handle.
  */
-static int faults_in_us(void *handle, const char *name, const char *version)
+static int faults_in_us(const char *name, const char *version)
 {
-	const struct r_debug *r;
+	return name && version && fr_elf_hash(version) == 0 && fr_self_defines(name);
+}
 
-	if (!name || !version || fr_elf_hash(version) != 0 || !fr_self_defines(name))
+/* The loader's list entry of the object that holds addr, in the default namespace; NULL if none. */
+struct holder {
+	const void *addr;
+	uintptr_t bias;
+	const char *name;
+	int found;
+};
+
+static int holder_visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct holder *h = arg;
+
+	(void)size;
+	if (!fr_phdr_contains(info, h->addr))
 		return 0;
+	h->bias = info->dlpi_addr;
+	h->name = info->dlpi_name;
+	return h->found = 1;
+}
+
+static void *map_holding(const void *addr)
+{
+	fr_iterate_fn iterate = fr_dl_iterate_phdr();
+	const struct r_debug *r = fr_rdebug();
+	struct holder h = { addr, 0, NULL, 0 };
+
+	if (!iterate || !r)
+		return NULL;
+	iterate(holder_visit, &h);
+	/* glibc's dl_iterate_phdr hands out each entry's own l_addr and l_name. */
+	for (struct link_map *m = r->r_map; h.found && m; m = m->l_next)
+		if (m->l_addr == h.bias && m->l_name == h.name)
+			return m;
+	return NULL;
+}
+
+/*
+ * Leaves dlerror() the text glibc alone gives for the failed name@version lookup: "OBJECT:
+ * undefined symbol: NAME, version VERSION", OBJECT the handle's (the caller's for RTLD_DEFAULT
+ * and RTLD_NEXT). glibc words a failed unversioned lookup "OBJECT: undefined symbol: NAME", so
+ * the same failure of the name "NAME, version VERSION", which no object defines, on the handle
+ * (or the caller's own entry, whose name glibc puts first for those two) gives that text.
+ */
+static void empty_version_error(void *handle, const char *name, const char *version, const void *caller)
+{
+	fr_dlsym_fn next = next_dlsym();
+	static const char mid[] = ", version ";
+	char text[512];
+	size_t n = 0;
+
 	if (handle == RTLD_DEFAULT || handle == RTLD_NEXT)
-		return 1;
-	r = fr_rdebug();
-	return r && handle == (void *)r->r_map;
+		handle = map_holding(caller);
+	if (!next || !handle)
+		return;
+	for (const char *p = name; *p && n < sizeof(text) - 1; p++)
+		text[n++] = *p;
+	for (const char *p = mid; *p && n < sizeof(text) - 1; p++)
+		text[n++] = *p;
+	for (const char *p = version; *p && n < sizeof(text) - 1; p++)
+		text[n++] = *p;
+	text[n] = '\0';
+	next(handle, text);
 }
 
 __attribute__((used)) struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *version,
@@ -178,8 +235,11 @@ __attribute__((used)) struct fr_route fr_dlvsym_route(void *handle, const char *
 	fr_dlvsym_fn next = next_dlvsym();
 	enum clock_way way;
 
-	if (faults_in_us(handle, name, version))
+	if (faults_in_us(name, version)) {
+		if (fr_relocated())
+			empty_version_error(handle, name, version, caller);
 		return (struct fr_route){ NULL, NULL };
+	}
 	if (!next)
 		return go_on((void *)no_dlvsym);
 	if (!fr_relocated() || !is_clock_name(name) || (way = clock_way(handle, caller, 1)) == CLOCK_BY_CALLER)

@@ -55,18 +55,25 @@ static void from_handles(void *vdso, void *libc)
 /*
  * dlvsym with the empty version, whose hash is 0: glibc's loader would compare it with the NULL
  * name of an unversioned export's version slot. Every name libfastraw exports, by RTLD_DEFAULT,
- * RTLD_NEXT and the program's own handle; only found or not (the text is left to the caller).
+ * RTLD_NEXT, the program's own handle and libc's, each with dlerror's text.
  */
 static int empty_version(void)
 {
 	static const char *const names[] = { "clock_gettime", "__clock_gettime", "dlsym", "dlvsym", "getauxval",
 					     "__getauxval", "syscall", "fastraw_now_ns", "fastraw_info", NULL };
-	void *self = dlopen(NULL, RTLD_LAZY);
+	void *self = dlopen(NULL, RTLD_LAZY), *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	char what[128];
 
+	dlerror();
 	for (const char *const *n = names; *n; n++) {
-		printf("empty %s default=%s\n", *n, dlvsym(RTLD_DEFAULT, *n, "") ? "found" : "NULL");
-		printf("empty %s next=%s\n", *n, dlvsym(RTLD_NEXT, *n, "") ? "found" : "NULL");
-		printf("empty %s self=%s\n", *n, dlvsym(self, *n, "") ? "found" : "NULL");
+		snprintf(what, sizeof(what), "empty %s default", *n);
+		report(what, dlvsym(RTLD_DEFAULT, *n, ""));
+		snprintf(what, sizeof(what), "empty %s next", *n);
+		report(what, dlvsym(RTLD_NEXT, *n, ""));
+		snprintf(what, sizeof(what), "empty %s self", *n);
+		report(what, dlvsym(self, *n, ""));
+		snprintf(what, sizeof(what), "empty %s libc", *n);
+		report(what, dlvsym(libc, *n, ""));
 	}
 	printf("empty done\n");
 	return 0;

@@ -74,20 +74,26 @@ static char *glibc_alone(const char *list)
 }
 
 /*
- * dlvsym with the empty version never faults: glibc alone finds none of these names so (its
- * versions have names), and neither does it beside libfastraw, whose exports are unversioned.
+ * dlvsym with the empty version never faults, and answers as glibc alone does, dlerror's text
+ * included: NULL for every name libfastraw exports, by every handle (glibc's versions all have
+ * names), where glibc's own lookup would fault on libfastraw's unversioned symbols.
  */
 START_TEST(dlerror_empty_version)
 {
-	const struct e2e_opts opts = { .no_preload = _i == 0 };
-	struct e2e_result r;
+	const struct e2e_opts alone = { .no_preload = 1 };
+	struct e2e_result g, r;
 
-	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
+	e2e_run(&g, &alone, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
+	e2e_assert_ok(&g);
+	e2e_run(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
 	e2e_assert_ok(&r);
 	e2e_assert_quiet(&r);
 	ck_assert_msg(strstr(r.out, "empty done\n"), "the probe stopped:\n%.*s", E2E_SHOWN, r.out);
-	ck_assert_int_eq(e2e_count_lines_with(r.out, "=NULL"), 27);
-	ck_assert_int_eq(e2e_count_lines_with(r.out, "=found"), 0);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, ": NULL: "), 36);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, ": found: "), 0);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, "undefined symbol: "), 36);
+	assert_same(g.out, r.out, "dlvsym(..., \"\")");
+	e2e_result_free(&g);
 	e2e_result_free(&r);
 }
 END_TEST
@@ -146,7 +152,12 @@ static Suite *dlerror_suite(void)
 	tcase_add_test(tc, dlerror_preloaded);
 	tcase_add_test(tc, dlerror_launcher);
 	tcase_add_test(tc, dlerror_beside_interposer);
-	tcase_add_loop_test(tc, dlerror_empty_version, 0, 2);
+	/*
+	 * Not beside a sanitizer runtime: it exports unversioned functions of its own (clock_gettime
+	 * among them) from an object with a version table, on which glibc alone faults the same way.
+	 */
+	if (!getenv("FR_PRELOAD_FIRST") || !*getenv("FR_PRELOAD_FIRST"))
+		tcase_add_test(tc, dlerror_empty_version);
 	return s;
 }
 
