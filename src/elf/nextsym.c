@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <link.h>
+#include <stddef.h>
 
 #include "elf/dynsym.h"
 #include "elf/early.h"
@@ -283,13 +284,77 @@ static int late_visit(struct dl_phdr_info *info, size_t size, void *arg)
 	return find(&s, &w->f);
 }
 
+/* How many objects the loader has unloaded so far (dlpi_subs), or -1 when it cannot say. */
+static int first_subs(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	long long *subs = arg;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+		*subs = (long long)info->dlpi_subs;
+	return 1;
+}
+
+static long long unloads(fr_iterate_fn iterate)
+{
+	long long subs = -1;
+
+	iterate(first_subs, &subs);
+	return subs;
+}
+
+/*
+ * Answers of the walk past libc, kept while no object has ever been unloaded: until then every
+ * object in the list is still where it was found. One dl_iterate_phdr call (the loader's lock
+ * for a moment, one entry) checks that instead of the whole walk. Racers may fill two slots with
+ * the same answer; the few names that need one (dlsym, dlvsym) fit.
+ */
+#define LATE_SLOTS 4
+
+static struct {
+	const char *name;
+	void *found;
+} late_slots[LATE_SLOTS];
+
+static void *late_kept(const char *name)
+{
+	for (int i = 0; i < LATE_SLOTS; i++) {
+		const char *n = __atomic_load_n(&late_slots[i].name, __ATOMIC_ACQUIRE);
+		void *p = n && fr_streq(n, name) ? __atomic_load_n(&late_slots[i].found, __ATOMIC_ACQUIRE) : NULL;
+
+		if (p)
+			return p;
+	}
+	return NULL;
+}
+
+static void late_keep(const char *name, void *p)
+{
+	for (int i = 0; i < LATE_SLOTS; i++) {
+		const char *expected = NULL;
+
+		if (__atomic_compare_exchange_n(&late_slots[i].name, &expected, name, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&late_slots[i].found, p, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+}
+
 void *fr_next_sym_late(const char *name)
 {
 	fr_iterate_fn iterate = fr_dl_iterate_phdr();
 	struct late_walk w = { { name, NULL }, 0 };
+	long long subs;
+	void *p;
 
-	if (iterate)
-		iterate(late_visit, &w);
+	if (!iterate)
+		return NULL;
+	subs = unloads(iterate);
+	if (subs == 0 && (p = late_kept(name)))
+		return p;
+	iterate(late_visit, &w);
+	if (w.f.found && subs == 0 && unloads(iterate) == 0)
+		late_keep(name, w.f.found);
 	return w.f.found;
 }
 

@@ -19,7 +19,8 @@ void *fr_next_sym(const char *name);
 /*
  * The first default definition of name in an object after libc's entry in the loader's list
  * (ourselves, copies and the vDSO passed over), by a walk under the loader's lock; NULL if none.
- * For names libc does not define: the next dlsym of glibc before 2.34 is libdl's.
+ * For names libc does not define: the next dlsym of glibc before 2.34 is libdl's. An answer is
+ * kept while the loader has never unloaded an object, which one dl_iterate_phdr call checks.
  */
 void *fr_next_sym_late(const char *name);
 
