@@ -39,21 +39,31 @@ int fr_phdr_contains(const struct dl_phdr_info *info, const void *addr)
  */
 extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
 
-int fr_self_contains(const void *addr)
+/* Our program headers, their count and our load bias, from our own ELF header; -1 without the segment that holds it. */
+static int self_phdrs(const ElfW(Phdr) **ph, int *phnum, uintptr_t *bias)
 {
 	const ElfW(Ehdr) *eh = &__ehdr_start;
-	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
-	uintptr_t bias = 0, a = (uintptr_t)addr;
-	int i;
 
+	*ph = (const void *)((const char *)eh + eh->e_phoff);
+	*phnum = eh->e_phnum;
 	/* The segment that holds the header (file offset 0) gives the load bias. */
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0)
-			break;
-	if (i == eh->e_phnum)
+	for (int i = 0; i < *phnum; i++)
+		if ((*ph)[i].p_type == PT_LOAD && (*ph)[i].p_offset == 0) {
+			*bias = (uintptr_t)eh - (*ph)[i].p_vaddr;
+			return 0;
+		}
+	return -1;
+}
+
+int fr_self_contains(const void *addr)
+{
+	const ElfW(Phdr) *ph;
+	uintptr_t bias, a = (uintptr_t)addr;
+	int phnum;
+
+	if (self_phdrs(&ph, &phnum, &bias) != 0)
 		return 0;
-	bias = (uintptr_t)eh - ph[i].p_vaddr;
-	for (i = 0; i < eh->e_phnum; i++)
+	for (int i = 0; i < phnum; i++)
 		if (ph[i].p_type == PT_LOAD && a - (bias + ph[i].p_vaddr) < ph[i].p_memsz)
 			return 1;
 	return 0;
@@ -61,15 +71,12 @@ int fr_self_contains(const void *addr)
 
 int fr_self_defines(const char *name)
 {
-	const ElfW(Ehdr) *eh = &__ehdr_start;
-	const ElfW(Phdr) *ph = (const void *)((const char *)eh + eh->e_phoff);
+	const ElfW(Phdr) *ph;
 	struct fr_elfsyms s;
-	int i;
+	uintptr_t bias;
+	int phnum;
 
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0)
-			break;
-	if (i == eh->e_phnum || fr_elfsyms_from_phdrs((uintptr_t)eh - ph[i].p_vaddr, ph, eh->e_phnum, &s) != 0)
+	if (self_phdrs(&ph, &phnum, &bias) != 0 || fr_elfsyms_from_phdrs(bias, ph, (size_t)phnum, &s) != 0)
 		return 0;
 	return fr_elfsyms_find(&s, name, fr_elfsym_default) >= 0;
 }
@@ -436,7 +443,8 @@ void *fr_next_cached(void **cache, const char *name)
 	/*
 	 * Not up to libc: an object after it may define the name (glibc before 2.34 has dlsym and
 	 * dlvsym in libdl, which follows libc in the list when only a library links it). Such an
-	 * object may be dlopen'd and unloaded again, so what is found there is never cached.
+	 * object may be dlopen'd and unloaded again, so what is found there is not kept here:
+	 * fr_next_sym_late keeps it only while nothing was ever unloaded.
 	 */
 	if (!fr_relocated())
 		return fr_next_sym_late(name);

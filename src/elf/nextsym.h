@@ -26,7 +26,7 @@ void *fr_next_sym_late(const char *name);
 
 /*
  * fr_next_sym(name), cached in *cache (lock-free: racers find and store the same address); when
- * that finds nothing, fr_next_sym_late(name), not cached. Keeps errno.
+ * that finds nothing, fr_next_sym_late(name), not in *cache. Keeps errno.
  */
 void *fr_next_cached(void **cache, const char *name);
 
