@@ -16,6 +16,7 @@
 #include "elf/elfsym.h"
 #include "elf/nextsym.h"
 #include "elf/vdso_elf.h"
+#include "report/log.h"
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
@@ -211,21 +212,21 @@ static void *map_holding(const void *addr)
 static void empty_version_error(void *handle, const char *name, const char *version, const void *caller)
 {
 	fr_dlsym_fn next = next_dlsym();
-	static const char mid[] = ", version ";
-	char text[512];
-	size_t n = 0;
+	struct fr_line l;
+	char text[sizeof(l.buf)];
 
 	if (handle == RTLD_DEFAULT || handle == RTLD_NEXT)
 		handle = map_holding(caller);
 	if (!next || !handle)
 		return;
-	for (const char *p = name; *p && n < sizeof(text) - 1; p++)
-		text[n++] = *p;
-	for (const char *p = mid; *p && n < sizeof(text) - 1; p++)
-		text[n++] = *p;
-	for (const char *p = version; *p && n < sizeof(text) - 1; p++)
-		text[n++] = *p;
-	text[n] = '\0';
+	fr_line_init(&l);
+	fr_line_add(&l, name);
+	fr_line_add(&l, ", version ");
+	fr_line_add(&l, version);
+	/* A name too long to spell whole would give another text: none then. */
+	if (l.cut)
+		return;
+	fr_line_copy(&l, text, sizeof(text));
 	next(handle, text);
 }
 
