@@ -28,13 +28,13 @@ static int read_small(const char *path, char *buf, size_t len)
 }
 
 /*
- * The pre-5.3 gtod page of this kernel, read once: 0 and *g filled, or -1 (5.3+, 3.10's fixed
- * address, which nothing here can prove mapped, no [vvar], or a page that does not decode).
- * Before 5.3 the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar].
- * The release says only whether to look; the page says which layout it has (g->era): RHEL 8's
- * 4.18 kernels carry the 4.20 shape.
+ * The pre-5.3 gtod page of this kernel: 0 and *g filled, or -1 (5.3+, 3.10's fixed address,
+ * which nothing here can prove mapped, no [vvar], or a page that does not decode). Before 5.3
+ * the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar]. The
+ * release says only whether to look; the page says which layout it has (g->era): RHEL 8's 4.18
+ * kernels carry the 4.20 shape.
  */
-static int gtod_of(const char *release, struct fr_gtod *g)
+int fr_cal_gtod(const char *release, struct fr_gtod *g)
 {
 	struct fr_maps maps;
 	int era = release ? fr_gtod_era_for_release(release) : -1;
@@ -46,26 +46,16 @@ static int gtod_of(const char *release, struct fr_gtod *g)
 	return fr_gtod_read_any((const volatile uint8_t *)maps.vvar, era, g) ? -1 : 0;
 }
 
-int fr_cal_gtod_layout(const char *release)
-{
-	struct fr_gtod g;
-
-	return gtod_of(release, &g) == 0 ? g.era : -1;
-}
-
-const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release)
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_gtod *g)
 {
 	/*
 	 * On the caller's stack: racing initialisers may run this at once. The first CPU's block of
 	 * cpuinfo fits in 4 KiB (the rest is not needed); x86's command line is at most 2 KiB.
 	 */
 	char avail[256], cpuinfo[4096], cmdline[2048];
-	struct fr_gtod g;
-	int a, c, l, kernel_counter = -1;
+	int a, c, l, kernel_counter = g ? g->tsc : -1;
 
-	/* The kernel's own verdict: its vDSO reads the TSC only while its clocksource is the TSC. */
-	if (gtod_of(release, &g) == 0)
-		kernel_counter = g.tsc;
+	/* kernel_counter: the kernel's own verdict, its vDSO reads the TSC only while its clocksource is the TSC. */
 	a = read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
 		       sizeof(avail));
 	c = read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
@@ -86,10 +76,9 @@ static const char *gtod_source(const struct fr_gtod *g)
 	}
 }
 
-void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out)
+void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const struct fr_gtod *g, struct fr_cal_seed *out)
 {
 	struct fr_arch_rates rates;
-	struct fr_gtod g;
 
 	out->mult = 0;
 	out->source = "none";
@@ -112,10 +101,10 @@ void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *rele
 			return;
 		out->kmult = out->kshift = 0;
 	}
-	if (gtod_of(release, &g) == 0 && g.tsc && (out->mult = fr_cal_seed_mult_from_shift(g.mult, g.shift)) != 0) {
-		out->source = gtod_source(&g);
-		out->kmult = g.mult;
-		out->kshift = g.shift;
+	if (g && g->tsc && (out->mult = fr_cal_seed_mult_from_shift(g->mult, g->shift)) != 0) {
+		out->source = gtod_source(g);
+		out->kmult = g->mult;
+		out->kshift = g->shift;
 		return;
 	}
 	fr_arch_counter_rates(&rates);

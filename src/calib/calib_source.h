@@ -30,25 +30,27 @@ fr_raw_fn fr_cal_raw_for(enum fr_counter_mode mode);
 /* The same reading as one integer of nanoseconds (fastraw_now_ns), -1 when even the kernel failed. */
 fr_now_fn fr_cal_now_for(enum fr_counter_mode mode);
 
+struct fr_gtod;
+
 /*
- * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable, else the
- * rate the CPU reports (fr_arch_counter_rates).
+ * The pre-5.3 gtod page of this kernel, in the layout it holds (kdata/gtod.h): 0 and *g filled,
+ * or -1 (5.3+, no [vvar], a page no layout fits). Start-up reads it once and hands it to both
+ * functions below (NULL when there is none).
+ */
+int fr_cal_gtod(const char *release, struct fr_gtod *g);
+
+/*
+ * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable (the gtod
+ * page g before 5.3), else the rate the CPU reports (fr_arch_counter_rates).
  */
 struct fr_kdata;
-void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const char *release, struct fr_cal_seed *out);
+void fr_cal_seed_choose(const struct fr_kdata *kd, int have_kd, const struct fr_gtod *g, struct fr_cal_seed *out);
 
 /*
- * Reads the eligibility inputs (sysfs, /proc, and for a pre-5.3 release its gtod page's clock
- * mode) with plain system calls and applies the rule.
+ * Reads the eligibility inputs (sysfs and /proc; before 5.3 the gtod page g's clock mode) with
+ * plain system calls and applies the rule.
  */
-const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const char *release);
-
-/*
- * The layout this kernel's pre-5.3 gtod page holds (enum fr_gtod_era), read as the two above
- * read it, or -1 when none is read (5.3+, no [vvar], a page no layout fits). For FASTRAW_DEBUG,
- * which says so where it differs from the one the release implies.
- */
-int fr_cal_gtod_layout(const char *release);
+const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_gtod *g);
 
 #pragma GCC visibility pop
 

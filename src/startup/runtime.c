@@ -97,6 +97,7 @@ static const char *release_seam;
 
 static void plan_make(struct plan *p, fr_real_fn real)
 {
+	struct fr_gtod g, *gtod;
 	const char *why, *eligible;
 	int located = 0;
 
@@ -131,14 +132,14 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
-	eligible = fr_cal_eligible(&p->cpu, p->st.release);
-	if (p->env.debug)
-		p->gtod_era = fr_cal_gtod_layout(p->st.release);
+	gtod = fr_cal_gtod(p->st.release, &g) == 0 ? &g : NULL;
+	p->gtod_era = gtod ? gtod->era : -1;
+	eligible = fr_cal_eligible(&p->cpu, gtod);
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
 		p->st.cal_note = eligible;
 		return;
 	}
-	fr_cal_seed_choose(&p->kd, located, p->st.release, &p->seed);
+	fr_cal_seed_choose(&p->kd, located, gtod, &p->seed);
 	p->st.calibrated = 1;
 	p->st.cal_note = p->seed.source;
 	p->cal_forced_ineligible = eligible;

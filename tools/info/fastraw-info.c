@@ -14,6 +14,7 @@
 #include "common/tool_output.h"
 #include "info/info.h"
 #include "calib/calib_source.h"
+#include "kdata/gtod.h"
 
 #define DEFAULT_SAMPLES 100000L
 #define MAX_SAMPLES 100000000L
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fr_gtod gtod;
 	struct info in;
 	long samples = DEFAULT_SAMPLES;
 	const char *release = NULL;
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	info_sys_read(&in.sys);
-	in.cal_ineligible = fr_cal_eligible(&in.sys.cpu, in.status->release);
+	in.cal_ineligible = fr_cal_eligible(&in.sys.cpu, fr_cal_gtod(in.status->release, &gtod) == 0 ? &gtod : NULL);
 	info_counter_explain(&in.counter, &in.sys.cpu, environ, (int)getauxval(AT_SECURE));
 	info_pages_read(&in.pages, in.status);
 	info_agree_run(&in.agree, samples, in.status->active || in.status->calibrated);
