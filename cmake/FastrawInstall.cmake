@@ -12,7 +12,10 @@ install(TARGETS fastraw EXPORT fastrawTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/fastraw.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT runtime)
-install(TARGETS fastraw-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+# The launcher and the tools when they are built (FASTRAW_BUILD_TOOLS).
+if(TARGET fastraw-launcher)
+  install(TARGETS fastraw-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()
 foreach(tool fastraw-bench fastraw-latency fastraw-check fastraw-info)
   if(TARGET ${tool})
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The install as a user meets it (label install): a relocated prefix used through pkg-config,
-# find_package and LD_PRELOAD; the Debian package; the two packages in both formats; libfastraw built inside another project; the
-# man pages rendered and in step with the code.
+# find_package and LD_PRELOAD; the Debian package; the two packages in both formats; libfastraw
+# built inside a parent project (add_subdirectory and FetchContent); the man pages rendered and
+# in step with the code.
 include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
 get_property(fr_man_pages GLOBAL PROPERTY FASTRAW_MAN_PAGES)
