@@ -39,7 +39,7 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/fastraw.pc.in ${PROJECT_BINARY_DIR}/fas
 install(FILES ${PROJECT_BINARY_DIR}/fastraw.pc DESTINATION ${fastraw_pcdir} COMPONENT runtime)
 
 # CMake package: find_package(fastraw) gives the imported target fastraw::fastraw. Versions
-# with the same major are compatible, as the SONAME promises (README, "Install").
+# with the same major are compatible, as the SONAME promises (docs/install.md, "ABI").
 set(fastraw_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/fastraw)
 install(EXPORT fastrawTargets NAMESPACE fastraw:: DESTINATION ${fastraw_cmakedir} COMPONENT runtime)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/fastrawConfig.cmake.in
