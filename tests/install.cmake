@@ -27,13 +27,19 @@ set(fr_install_env
 # the consumers and the package are checked in normal builds only.
 set(fr_install_cases man_render)
 if(NOT FASTRAW_SANITIZE)
-  list(APPEND fr_install_cases consumers deb subproject)
+  list(APPEND fr_install_cases consumers deb)
 endif()
 foreach(case ${fr_install_cases})
   fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 120
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
     ENV ${fr_install_env})
 endforeach()
+# Two parent projects, each building the library: about a minute on a busy 2-core machine.
+if(NOT FASTRAW_SANITIZE)
+  fr_add_script_test(install_subproject LABELS install SKIP TIMEOUT 300
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/subproject.sh
+    ENV ${fr_install_env})
+endif()
 # Both formats of both packages; the first run also builds the RPM's tree (package-rpm/).
 if(NOT FASTRAW_SANITIZE)
   fr_add_script_test(install_packages LABELS install SKIP TIMEOUT 400
