@@ -118,44 +118,26 @@ struct fr_kdata fr_kd;
 	[rules_] = { [FR_CTR_ORDERED] = pre##rules_##_ordered, [FR_CTR_FENCED] = pre##rules_##_fenced, \
 		     [FR_CTR_UNORDERED] = pre##rules_##_unordered }
 
+/* The rows of the tables below, one per rule FR_ARCH_RULES lists. */
+#define FR_ROW_RAW(rules_, fs_) FR_ROW(raw_, rules_),
+#define FR_ROW_NOW(rules_, fs_) FR_ROW(now_, rules_),
+
 /*
- * Each architecture builds only its own rules: x86's three eras, or the generic masked delta.
- * Indexed by [rules][counter mode]; each era's rules go with its own field shift (kdata eras).
+ * Each architecture builds only its own rules, those its eras use, with the field shift each
+ * one's eras have (FR_ARCH_RULES, arch/<cpu>/abi.h): x86's three, or the generic masked delta.
+ * Indexed by [rules][counter mode].
  */
-#if FR_ARCH_DELTA_MASKED
-FR_INSTANCES(FR_RULES_MASKED, 0)
+FR_ARCH_RULES(FR_INSTANCES)
 
-static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(raw_, FR_RULES_MASKED) };
-static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(now_, FR_RULES_MASKED) };
+static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_RULES(FR_ROW_RAW) };
+static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_RULES(FR_ROW_NOW) };
 
-/* The masked rule has no max_cycles: only field shift 0 pairs with it. */
+/* The instances bake in their rules' field shift (max_cycles from 6.10): any other pairing is refused. */
+#define FR_PAIRING(rules_, fs_) || (lay->rules == (rules_) && lay->field_shift == (fs_))
 static int pairing_ok(const struct fr_layout *lay)
 {
-	return lay->rules == FR_RULES_MASKED && lay->field_shift == 0;
+	return 0 FR_ARCH_RULES(FR_PAIRING);
 }
-#else
-FR_INSTANCES(FR_RULES_5_3, 0)
-FR_INSTANCES(FR_RULES_6_5, 0)
-FR_INSTANCES(FR_RULES_6_10, 8)
-
-static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = {
-	FR_ROW(raw_, FR_RULES_5_3),
-	FR_ROW(raw_, FR_RULES_6_5),
-	FR_ROW(raw_, FR_RULES_6_10),
-};
-
-static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = {
-	FR_ROW(now_, FR_RULES_5_3),
-	FR_ROW(now_, FR_RULES_6_5),
-	FR_ROW(now_, FR_RULES_6_10),
-};
-
-/* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */
-static int pairing_ok(const struct fr_layout *lay)
-{
-	return lay->rules != FR_RULES_MASKED && (lay->rules == FR_RULES_6_10) == (lay->field_shift == 8);
-}
-#endif
 
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {

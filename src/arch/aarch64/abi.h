@@ -42,10 +42,21 @@
 #define FR_ARCH_MODE_ANY_COUNTER 1
 /* No vclock pages below the data page (x86's pvclock and Hyper-V pages have no arm64 kin). */
 #define FR_ARCH_HAS_VCLOCK 0
-/* The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here). */
+/*
+ * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
+ * rule in every era, no max_cycles before the fields (field shift 0).
+ */
 #define FR_ARCH_DELTA_MASKED 1
+#define FR_ARCH_RULES(X) X(FR_RULES_MASKED, 0)
 /* arm64 never had the pre-generic x86 vsyscall_gtod_data layout. */
 #define FR_ARCH_HAS_GTOD 0
+
+/*
+ * Every clock but RAW in interpose.c: out of line, since inline the compiler keeps clk and ts in
+ * other registers for it on entry, moves the RAW path pays too (measured by single-stepping,
+ * docs/performance.md).
+ */
+#define FR_ARCH_OTHER_CLOCK_INLINE __attribute__((noinline))
 
 /*
  * What glibc's aarch64 loader passes an IFUNC resolver (sysdeps/aarch64/dl-irel.h): the hwcaps

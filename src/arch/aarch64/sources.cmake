@@ -8,3 +8,7 @@ set(FR_ARCH_DEB arm64)
 # never libgcc's outline helpers, whose constructor calls getauxval through the PLT, which this
 # library interposes, before the library's own start-up.
 set(FR_ARCH_COMPILE_OPTIONS -mno-outline-atomics)
+# The oldest compilers it accepts: GNU C11 and -fno-plt as everywhere, and -mno-outline-atomics
+# (GCC 10, Clang 12): its flag's floor, built here with Debian 12's GCC only.
+set(FR_ARCH_CC_MIN_GNU 10)
+set(FR_ARCH_CC_MIN_Clang 12)

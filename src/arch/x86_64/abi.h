@@ -35,11 +35,27 @@
 /*
  * The vDSO's delta rules: x86 has its own (no clocksource mask: every vDSO clocksource of x86
  * has mask ~0), so the eras' FR_RULES_5_3/6_5/6_10 apply, not the generic masked delta.
+ * FR_ARCH_RULES lists them with the field shift each one's eras have (8 where max_cycles
+ * precedes the fields, from 6.10): exact/fastpath.c builds one instance per row and counter read.
  */
 #define FR_ARCH_DELTA_MASKED 0
+#define FR_ARCH_RULES(X) X(FR_RULES_5_3, 0) X(FR_RULES_6_5, 0) X(FR_RULES_6_10, 8)
 
 /* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
 #define FR_ARCH_HAS_GTOD 1
+
+/*
+ * Every clock but RAW in interpose.c: inline, its pass-through keeps its shortest form, and
+ * x86-64's code for it needs no register moves on the RAW path (docs/performance.md).
+ */
+#define FR_ARCH_OTHER_CLOCK_INLINE inline __attribute__((always_inline))
+
+/*
+ * The section of a static page buffer (base/pages.h): .lbss, the large data model's zeroed
+ * section, placed after .bss, so that the buffers leave .bss and the state start-up writes
+ * shares the .data page.
+ */
+#define FR_ARCH_PAGE_SECTION(name) ".lbss." #name
 
 /* What an IFUNC symbol binds to: glibc's loader calls an x86-64 resolver with no arguments. */
 static inline void *fr_arch_ifunc_call(void *resolver)
