@@ -64,11 +64,11 @@ struct fr_arch_ifunc_arg {
 /*
  * What an IFUNC symbol binds to, the resolver called as glibc's loader calls it. The chain walk
  * may resolve one before this object is relocated, so the hwcaps the loader used come from the
- * auxiliary vector by raw system calls (arch/aarch64/cpu.h), never through libc's GOT entry.
+ * auxiliary vector by raw system calls (arch/auxv.h), never through libc's GOT entry.
  */
 static inline void *fr_arch_ifunc_call(void *resolver)
 {
-	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_a64_auxval_raw(AT_HWCAP), fr_a64_auxval_raw(AT_HWCAP2) };
+	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_auxval_raw(AT_HWCAP), fr_auxval_raw(AT_HWCAP2) };
 
 	return ((void *(*)(uint64_t, const struct fr_arch_ifunc_arg *))resolver)(arg.hwcap | FR_ARCH_IFUNC_ARG_HWCAP,
 										   &arg);
