@@ -101,8 +101,9 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             (kdata/kdata.h)
  *   FR_ARCH_DELTA_MASKED                      1: the vDSO's delta is lib/vdso's masked one
  *                                             (FR_RULES_MASKED); 0: x86's rules
- *   FR_ARCH_RULES(X)                          X(rules, field shift) for each delta rule the
- *                                             eras use: exact/fastpath.c builds those alone
+ *   FR_ARCH_READERS(X)                        X(raw name, now name, rules, field shift, counter
+ *                                             read) for each reader pair the eras need, the
+ *                                             names written out: exact/fastpath.c builds those
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   the era table, arch/<cpu>/eras.h          the definition of fr_eras[], and
@@ -163,7 +164,7 @@ void fr_arch_counter_rates(struct fr_arch_rates *out);
  * The hooks generic code tests with #if, where a missing one would silently read as 0 and a
  * port would inherit another CPU's choice: stop the build instead.
  */
-#if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_RULES) || !defined(FR_ARCH_HAS_GTOD) || \
+#if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
 	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
 	!defined(FR_ARCH_SHOW_COUNTER_RATE) || !defined(FR_ARCH_UNORDERED_GOAL) ||             \
 	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)

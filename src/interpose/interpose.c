@@ -8,8 +8,7 @@
 #include "startup/runtime.h"
 #include "elf/early.h"
 #include "report/stats.h"
-
-#define FR_EXPORT __attribute__((visibility("default")))
+#include "base/export.h"
 
 /*
  * A NULL timespec, off the hot path. libc's own clock_gettime would hand NULL to the vDSO, which
