@@ -13,7 +13,7 @@
  * either NULL or a whole value whatever interrupts the writer: a thread, a signal handler on
  * the same thread, a fork while another thread computes. There is no lock and no waiting: a
  * reader that finds NULL computes the answer itself, and racers compute the same answer from
- * the same inputs, so whoever publishes first wins and the others adopt its value.
+ * the same inputs and store the same value.
  *
  * The acquire load pairs with the release of the publication, so whatever the publisher wrote
  * before it (the data a published pointer points at) is visible to a reader that sees it.
@@ -24,16 +24,16 @@ static inline void *fr_once_get(void *const *slot)
 }
 
 /*
- * Publishes v unless a racer was first; returns what the slot holds now (v, or the racer's equal
- * answer). v NULL publishes nothing: "not found" stays to be asked again.
+ * Publishes v and returns it; v NULL publishes nothing ("not found" stays to be asked again). A
+ * plain release store, not a compare-and-swap: racers computed the same answer, so whichever
+ * store lands last leaves the slot as the first left it (and on arm64 without LSE a CAS is a
+ * loop of exclusive loads and stores, larger on every path that asks).
  */
 static inline void *fr_once_put(void **slot, void *v)
 {
-	void *seen = NULL;
-
-	if (!v || __atomic_compare_exchange_n(slot, &seen, v, 0, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
-		return v;
-	return seen;
+	if (v)
+		__atomic_store_n(slot, v, __ATOMIC_RELEASE);
+	return v;
 }
 
 /*

@@ -68,7 +68,7 @@ static __attribute__((noinline, cold)) int64_t now_init(void)
 	} else {
 		f = s->now ? s->now : now_pass;
 	}
-	/* The published state made fr_kd visible (its acquire load); the copy wins or equals a racer's. */
+	/* The published state made fr_kd visible (its acquire load); racers store the same entry. */
 	return ((fr_now_fn)fr_once_put((void **)&now_fn, (void *)f))();
 }
 
