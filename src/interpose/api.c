@@ -2,7 +2,6 @@
 /* The public API of include/fastraw.h: RAW as one integer, counter ticks and their late conversion, the state. */
 #include "fastraw.h"
 
-#include <errno.h>
 #include <stddef.h>
 
 #include "base/access.h"
@@ -17,17 +16,14 @@
 
 #define FR_EXPORT __attribute__((visibility("default")))
 
-/* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. */
+/* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. Its convention leaves errno alone. */
 static int64_t now_pass(void)
 {
 	struct timespec ts;
-	int saved = errno;
-	int64_t ns = -1;
 
-	if (fr_passthrough(CLOCK_MONOTONIC_RAW, &ts) == 0)
-		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	errno = saved;
-	return ns;
+	if (fr_passthrough_vdso(CLOCK_MONOTONIC_RAW, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* fastraw_now_ns's copy of the published entry (runtime.h's fr_state.now); NULL until the first call after relocation. */

@@ -53,10 +53,8 @@ int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	int saved, ret;
 
-	if (clk != CLOCK_MONOTONIC_RAW) {
-		fr_stats_pass(clk);
-		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
-	}
+	if (clk != CLOCK_MONOTONIC_RAW)
+		return fr_passthrough_vdso(clk, ts);
 	if (!ts)
 		return -EFAULT;
 	saved = errno;
