@@ -170,14 +170,14 @@ static void publish(void)
 }
 
 /* The kernel's RAW clock between two fenced counter reads. */
-static int sandwich(struct fr_cal_point *pt)
+static struct fr_kret sandwich(struct fr_cal_point *pt)
 {
-	fr_real_fn real = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE);
+	fr_real_fn real = fr_real_get();
 	struct timespec k;
-	int ret;
+	struct fr_kret ret;
 
 	pt->tsc_before = fr_arch_counter_fenced();
-	ret = real(CLOCK_MONOTONIC_RAW, &k);
+	ret = fr_kcall(real, CLOCK_MONOTONIC_RAW, &k);
 	pt->tsc_after = fr_arch_counter_fenced();
 	pt->ns = (int64_t)k.tv_sec * NSEC + k.tv_nsec;
 	return ret;
@@ -186,11 +186,12 @@ static int sandwich(struct fr_cal_point *pt)
 /* The kernel's answer through a sandwich, in the readers' convention: ns, or FAILED with errno. */
 static int64_t kernel_answer(struct fr_cal_point *pt)
 {
-	int ret = sandwich(pt);
+	struct fr_kret ret = sandwich(pt);
 
 	fr_stats_pass(CLOCK_MONOTONIC_RAW); /* FASTRAW_STATS: the kernel answered this call */
-	if (ret != 0) {
-		errno = -ret;
+	/* Its own conversion to libc's, not fr_finish: the readers inline this, and fr_fail's call would grow them. */
+	if (ret.err != 0) {
+		errno = -ret.err;
 		return FAILED;
 	}
 	return pt->ns;
@@ -254,7 +255,7 @@ static __attribute__((noinline)) int refresh(void)
 		release(&h);
 		return 0;
 	}
-	if (sandwich(&pt) == 0)
+	if (sandwich(&pt).err == 0)
 		feed(&pt);
 	release(&h);
 	return 1;

@@ -8,6 +8,7 @@
 #include <link.h>
 #include <sys/auxv.h>
 
+#include "base/once.h"
 #include "elf/early.h"
 
 int fr_path_is(const char *path, const char *base)
@@ -97,20 +98,17 @@ static int iterate_but_vdso(int (*cb)(struct dl_phdr_info *, size_t, void *), vo
 	/* Before relocation getauxval is out of reach, and nothing can have unmapped the vDSO yet. */
 	struct but_vdso b = { cb, arg, fr_relocated() ? fr_auxval(AT_SYSINFO_EHDR) : 0 };
 
-	return ((fr_iterate_fn)__atomic_load_n(&iterate_cache, __ATOMIC_ACQUIRE))(visit_but_vdso, &b);
+	return ((fr_iterate_fn)fr_once_get(&iterate_cache))(visit_but_vdso, &b);
 }
 
 fr_iterate_fn fr_dl_iterate_phdr(void)
 {
-	void *p = __atomic_load_n(&iterate_cache, __ATOMIC_ACQUIRE);
 	struct fr_elfsyms libc;
 
-	if (p)
+	if (fr_once_get(&iterate_cache))
 		return iterate_but_vdso;
-	if (fr_libc_tables(&libc) != 0 || !(p = fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+	if (fr_libc_tables(&libc) != 0 || !fr_once_put(&iterate_cache, fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
 		return NULL;
-	/* Racers find the same address: publishing twice is harmless. */
-	__atomic_store_n(&iterate_cache, p, __ATOMIC_RELEASE);
 	return iterate_but_vdso;
 }
 
@@ -126,7 +124,7 @@ void *fr_libc_sym(const char *name, const char *version)
 /* The newest default version first, then any: glibc 2.34 moved dlsym and dlvsym into libc. */
 static void *resolve(void **cache, const char *name, const char *version)
 {
-	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	void *p = fr_once_get(cache);
 	int saved;
 
 	if (p)
@@ -136,10 +134,7 @@ static void *resolve(void **cache, const char *name, const char *version)
 	if (!p)
 		p = fr_libc_sym(name, NULL);
 	errno = saved;
-	/* Racers find the same address: publishing twice is harmless. */
-	if (p)
-		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
-	return p;
+	return fr_once_put(cache, p);
 }
 
 int fr_is_libc_clock_gettime(const void *p)

@@ -7,7 +7,9 @@
 #include <stdint.h>
 
 #include "elf/elfsym.h"
+#include "arch/arch.h"
 #include "arch/auxv.h"
+#include "base/once.h"
 #include "base/libc.h"
 #include "proc/readable.h"
 
@@ -97,7 +99,7 @@ static const struct r_debug *from_program(void)
 	return NULL;
 }
 
-/* Racers compute the same pointer: publishing twice is harmless. */
+/* Computed once (base/once.h): racers compute the same pointer. */
 static const struct r_debug *found;
 
 /*
@@ -110,12 +112,10 @@ const struct r_debug *fr_rdebug(void)
 
 	if (!fr_relocated())
 		return NULL;
-	r = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+	r = fr_once_get((void *const *)&found);
 	if (r)
 		return r;
 	r = &_dl_debug_addr && _dl_debug_addr ? _dl_debug_addr : from_program();
-	if (r)
-		__atomic_store_n(&found, r, __ATOMIC_RELEASE);
-	return r;
+	return fr_once_put((void **)&found, (void *)r);
 }
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "elf/dynsym.h"
+#include "base/once.h"
 #include "elf/early.h"
 #include "elf/elfsym.h"
 
@@ -423,7 +424,7 @@ const char *fr_chain_problem(void)
 
 void *fr_next_cached(void **cache, const char *name)
 {
-	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	void *p = fr_once_get(cache);
 	int saved;
 
 	if (p)
@@ -436,10 +437,8 @@ void *fr_next_cached(void **cache, const char *name)
 		p = fr_next_sym(name);
 		errno = saved;
 	}
-	if (p) {
-		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
-		return p;
-	}
+	if (p)
+		return fr_once_put(cache, p);
 	/*
 	 * Not up to libc: an object after it may define the name (glibc before 2.34 has dlsym and
 	 * dlvsym in libdl, which follows libc in the list when only a library links it). Such an

@@ -2,10 +2,10 @@
 /* The public API of include/fastraw.h: RAW as one integer, counter ticks and their late conversion, the state. */
 #include "fastraw.h"
 
-#include <errno.h>
 #include <stddef.h>
 
 #include "base/access.h"
+#include "base/once.h"
 #include "startup/runtime.h"
 #include "calib/calib_source.h"
 #include "exact/convert.h"
@@ -15,56 +15,56 @@
 #include "elf/early.h"
 #include "base/export.h"
 
-/* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. */
+/* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. Its convention leaves errno alone. */
 static int64_t now_pass(void)
 {
 	struct timespec ts;
-	int saved = errno;
-	int64_t ns = -1;
 
-	if (fr_passthrough(CLOCK_MONOTONIC_RAW, &ts) == 0)
-		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	errno = saved;
-	return ns;
+	if (fr_passthrough_vdso(CLOCK_MONOTONIC_RAW, &ts) != 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* NULL until the first call after relocation publishes the entry initialisation chose. */
+/* fastraw_now_ns's copy of the published entry (runtime.h's fr_state.now); NULL until the first call after relocation. */
 static fr_now_fn now_fn;
 
 /*
- * A later copy of the library (passthru/copies.h) publishes no state: the first copy's API answers
- * for it. NULL in the first copy.
+ * A later copy of the library (passthru/copies.h) decides nothing: the first copy's API answers
+ * for it. The first copy's definition of the export at index i, found once; NULL when this is
+ * not a later copy (s NULL: another thread is publishing) or the first copy lacks it.
  */
-static void *first_now, *first_ticks, *first_to_ns, *first_info;
+enum { FIRST_NOW, FIRST_TICKS, FIRST_TO_NS, FIRST_INFO, FIRST_N };
+static void *first_cache[FIRST_N];
+
+static void *first_copy(const struct fr_state *s, int i)
+{
+	static const char *const names[FIRST_N] = { "fastraw_now_ns", "fastraw_ticks", "fastraw_ticks_to_ns",
+						     "fastraw_info" };
+
+	return s && s->later_copy ? fr_copy_first_cached(&first_cache[i], names[i]) : NULL;
+}
 
 static __attribute__((noinline, cold)) int64_t now_init(void)
 {
-	const struct fr_status *st;
-	fr_now_fn f = NULL, expected = NULL;
+	const struct fr_state *s;
+	fr_now_fn f;
 	struct timespec ts;
 
 	if (!fr_relocated())
 		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, &ts) == 0 ?
 			       (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec : -1;
-	fr_init();
-	st = fr_status_get();
-	/*
-	 * No status in a later copy of the library: the first copy's function. The status is
-	 * published after fr_kd is written: its acquire load makes fr_kd visible.
-	 */
-	if (!st)
-		f = (fr_now_fn)fr_copy_first_cached(&first_now, "fastraw_now_ns");
-	else if (st->active)
-		f = fr_now_for(fr_kd.lay, st->counter);
-	else if (st->calibrated)
-		f = fr_cal_now_for(st->counter);
-	/* Otherwise another thread is publishing: this call goes to the real vDSO. */
-	if (!st && !f)
+	s = fr_state_get();
+	/* Another thread is publishing: this call goes to the real vDSO. */
+	if (!s)
 		return now_pass();
-	if (!f)
-		f = now_pass;
-	__atomic_compare_exchange_n(&now_fn, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
-	return f();
+	if (s->later_copy) {
+		if (!(f = (fr_now_fn)first_copy(s, FIRST_NOW)))
+			return now_pass();
+	} else {
+		f = s->now ? s->now : now_pass;
+	}
+	/* The published state made fr_kd visible (its acquire load); racers store the same entry. */
+	return ((fr_now_fn)fr_once_put((void **)&now_fn, (void *)f))();
 }
 
 FR_EXPORT int64_t fastraw_now_ns(void)
@@ -74,26 +74,25 @@ FR_EXPORT int64_t fastraw_now_ns(void)
 	return FR_LIKELY(f != NULL) ? f() : now_init();
 }
 
-/* The counter mode once known; -1 before. Racing writers store the same value. */
+/* fastraw_ticks's copy of the published counter mode; -1 before. Racing writers store the same value. */
 static int ticks_mode = -1;
 
 static __attribute__((noinline)) uint64_t ticks_first(void)
 {
-	const struct fr_status *st;
+	const struct fr_state *s;
 	uint64_t (*first)(void);
 
 	if (!fr_relocated())
 		return fr_arch_counter_fenced();
-	fr_init();
-	st = fr_status_get();
+	s = fr_state_get();
 	/* A later copy reads the first copy's counter, whichever that chose: every call comes here. */
-	if (!st && (first = (uint64_t(*)(void))fr_copy_first_cached(&first_ticks, "fastraw_ticks")))
+	if ((first = (uint64_t(*)(void))first_copy(s, FIRST_TICKS)))
 		return first();
 	/* The fenced read exists on every CPU of the architecture; it stands in while another thread publishes. */
-	if (!st)
+	if (!s || s->later_copy)
 		return fr_arch_counter_fenced();
-	__atomic_store_n(&ticks_mode, (int)st->counter, __ATOMIC_RELAXED);
-	return fr_counter_for(st->counter)();
+	__atomic_store_n(&ticks_mode, (int)s->st.counter, __ATOMIC_RELAXED);
+	return fr_counter_for(s->st.counter)();
 }
 
 FR_EXPORT uint64_t fastraw_ticks(void)
@@ -110,24 +109,20 @@ FR_EXPORT uint64_t fastraw_ticks(void)
 	return ticks_first();
 }
 
-/* The decision, after running initialisation if no one has; NULL while another thread publishes it. */
-static const struct fr_status *status(void)
+/* The decision, after running initialisation if no one has; NULL in a later copy and while another thread publishes it. */
+static const struct fr_status *status(const struct fr_state *s)
 {
-	const struct fr_status *st = fr_status_get();
-
-	if (FR_LIKELY(st != NULL))
-		return st;
-	fr_init();
-	return fr_status_get();
+	return s && !s->later_copy ? &s->st : NULL;
 }
 
 FR_EXPORT int64_t fastraw_ticks_to_ns(uint64_t ticks)
 {
-	const struct fr_status *st = status();
+	const struct fr_state *s = fr_state_get();
+	const struct fr_status *st = status(s);
 	int64_t (*first)(uint64_t);
 	int64_t ns;
 
-	if (!st && (first = (int64_t(*)(uint64_t))fr_copy_first_cached(&first_to_ns, "fastraw_ticks_to_ns")))
+	if ((first = (int64_t(*)(uint64_t))first_copy(s, FIRST_TO_NS)))
 		return first(ticks);
 	if (!st || !st->active || fr_ticks_to_ns(&fr_kd, ticks, &ns) != FR_OK)
 		return -1;
@@ -157,6 +152,7 @@ static size_t info_fill(size_t size)
 
 FR_EXPORT int fastraw_info(struct fastraw_info *info)
 {
+	const struct fr_state *s;
 	const struct fr_status *st;
 	struct fastraw_info full;
 	int (*first)(struct fastraw_info *);
@@ -164,8 +160,9 @@ FR_EXPORT int fastraw_info(struct fastraw_info *info)
 
 	if (!info || !(n = info_fill(info->size)))
 		return -1;
-	st = status();
-	if (!st && (first = (int (*)(struct fastraw_info *))fr_copy_first_cached(&first_info, "fastraw_info")))
+	s = fr_state_get();
+	st = status(s);
+	if ((first = (int (*)(struct fastraw_info *))first_copy(s, FIRST_INFO)))
 		return first(info);
 	if (!st)
 		return -1;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "interpose/prime.h"
+#include "passthru/direct.h"
 #include "base/access.h"
 #include "startup/runtime.h"
 #include "elf/early.h"
@@ -23,11 +24,11 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 	if (!fr_relocated())
 		return fr_early_clock_gettime(clk, NULL);
 	if (clk == CLOCK_MONOTONIC_RAW)
-		return fr_finish(-EFAULT);
+		return fr_finish((struct fr_kret){ -EFAULT });
 	if ((next = fr_pass_interposer()))
 		return fr_pass_call(next, clk, NULL);
 	fr_stats_pass(clk);
-	return fr_finish(fr_sys_clock_gettime(clk, NULL));
+	return fr_finish(fr_kcall(fr_sys_clock_gettime, clk, NULL));
 }
 
 /*

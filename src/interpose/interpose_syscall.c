@@ -50,8 +50,7 @@ __attribute__((used)) int fr_syscall_mode_read(void)
 {
 	if (!fr_relocated())
 		return 0;
-	__atomic_store_n(&fr_syscall_raw_mode, fr_syscall_serves_raw() ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF,
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_syscall_raw_mode, fr_syscall_mode(), __ATOMIC_RELAXED);
 	return 1;
 }
 

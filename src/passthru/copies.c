@@ -6,6 +6,7 @@
 #include <link.h>
 
 #include "base/libc.h"
+#include "base/once.h"
 #include "elf/dynsym.h"
 #include "elf/nextsym.h"
 
@@ -65,28 +66,27 @@ static int visit_between(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-enum { UNKNOWN, NONE, FOUND };
-
-static int first_state = UNKNOWN;
+/* The first copy's tables, kept once found; the slot holds FR_ONCE_NONE when this is the first copy. */
 static struct fr_elfsyms first_tables;
+static void *first_slot;
 
 /* The first copy's tables when this object is a later copy, else NULL; found once (racers find the same). */
 static const struct fr_elfsyms *first(void)
 {
-	int st = __atomic_load_n(&first_state, __ATOMIC_ACQUIRE);
+	void *st = fr_once_get(&first_slot);
 	fr_iterate_fn iterate;
 	struct walk w = { 0 };
 
-	if (st != UNKNOWN)
-		return st == FOUND ? &first_tables : NULL;
+	if (st)
+		return st == FR_ONCE_NONE ? NULL : st;
 	if (!(iterate = fr_dl_iterate_phdr()))
 		return NULL;
 	iterate(visit_first, &w);
-	/* Racers write the same tables before the same release store. */
+	/* Racers write the same tables before the publication. */
 	if (w.found)
 		first_tables = w.first;
-	__atomic_store_n(&first_state, w.found ? FOUND : NONE, __ATOMIC_RELEASE);
-	return w.found ? &first_tables : NULL;
+	st = fr_once_put(&first_slot, w.found ? (void *)&first_tables : FR_ONCE_NONE);
+	return st == FR_ONCE_NONE ? NULL : st;
 }
 
 int fr_copy_later(void)
@@ -103,14 +103,9 @@ void *fr_copy_first_sym(const char *name)
 
 void *fr_copy_first_cached(void **cache, const char *name)
 {
-	void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	void *p = fr_once_get(cache);
 
-	if (p)
-		return p;
-	p = fr_copy_first_sym(name);
-	if (p)
-		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
-	return p;
+	return p ? p : fr_once_put(cache, fr_copy_first_sym(name));
 }
 
 /*
@@ -148,7 +143,7 @@ int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 	}
 	/* What the first copy would have reached had it passed over this one. */
 	f = fr_pass_next();
-	return f ? fr_pass_call(f, clk, ts) : fr_finish(fr_sys_clock_gettime(clk, ts));
+	return f ? fr_pass_call(f, clk, ts) : fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
 }
 
 int fr_copy_raw(struct timespec *ts)
@@ -156,20 +151,20 @@ int fr_copy_raw(struct timespec *ts)
 	return fr_copy_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 }
 
-static int pass_state = UNKNOWN;
+static void *pass_slot;
 
 fr_clock_fn fr_copy_pass(void)
 {
-	int st = __atomic_load_n(&pass_state, __ATOMIC_ACQUIRE);
+	void *st = fr_once_get(&pass_slot);
 	const struct fr_elfsyms *m;
 
-	if (st == UNKNOWN) {
+	if (!st) {
 		m = first();
-		st = NONE;
+		st = FR_ONCE_NONE;
 		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(&first_clock_cache, "clock_gettime"))
-			st = FOUND;
+			st = (void *)fr_copy_clock_gettime;
 		/* Racers compute the same answer. */
-		__atomic_store_n(&pass_state, st, __ATOMIC_RELEASE);
+		st = fr_once_put(&pass_slot, st);
 	}
-	return st == FOUND ? fr_copy_clock_gettime : NULL;
+	return st == FR_ONCE_NONE ? NULL : fr_copy_clock_gettime;
 }

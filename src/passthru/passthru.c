@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 
 #include "passthru/copies.h"
+#include "passthru/direct.h"
 #include "passthru/depth.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
@@ -19,9 +20,9 @@ int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
 }
 
-int fr_fail(int ret)
+int fr_fail(int err)
 {
-	errno = -ret;
+	errno = -err;
 	return -1;
 }
 
@@ -64,7 +65,13 @@ static int real_init(clockid_t clk, struct timespec *ts)
 int fr_passthrough(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	return fr_finish(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts));
+	return fr_finish(fr_kcall(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE), clk, ts));
+}
+
+int fr_passthrough_vdso(clockid_t clk, struct timespec *ts)
+{
+	fr_stats_pass(clk);
+	return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
 }
 
 /* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_pass). */
@@ -79,7 +86,7 @@ static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
  */
 static int sys_libc_convention(clockid_t clk, struct timespec *ts)
 {
-	return fr_finish(fr_sys_clock_gettime(clk, ts));
+	return fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
 }
 
 int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
@@ -91,7 +98,7 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
 		fr_depth_report("clock_gettime");
 		if (!fr_relocated())
 			return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
-		return fr_finish(fr_sys_clock_gettime(clk, ts));
+		return fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
 	}
 	ret = f(clk, ts);
 	fr_depth_leave(&saved);

@@ -13,59 +13,55 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * Starts at an init trampoline that resolves the real vDSO and swaps itself out on first use.
- * Declared hidden: -fvisibility=hidden covers definitions only, and without it every other
- * file would load the pointer through the GOT, one more load on each pass-through call.
+ * The pass-through target in the vDSO's convention (0 or -errno), resolving and publishing it
+ * first if no one has yet: the real vDSO's clock_gettime, or the system call where the process
+ * has no vDSO. Outside src/passthru/ the kernel's convention is reached only through this and
+ * fr_passthrough_vdso; every export speaks libc's.
+ */
+fr_real_fn fr_real_get(void);
+
+/*
+ * The pointer behind fr_real_get, declared here only as the unit tests' seam (test_calib_source
+ * stands a synthetic kernel clock in): no code outside src/passthru/ reads or writes it. It
+ * starts at an init trampoline that resolves the real vDSO and swaps itself out on first use.
+ * Declared hidden: -fvisibility=hidden covers definitions only, and without it every file would
+ * load the pointer through the GOT.
  */
 extern fr_real_fn fr_real __attribute__((visibility("hidden")));
 
-/* The pass-through target, resolving and publishing it first if no one has yet. */
-fr_real_fn fr_real_get(void);
+/*
+ * A result in the vDSO's convention (0 or -errno), typed apart from libc's int (0, or -1 with
+ * errno): a struct does not convert to or from an int, so it cannot be returned from a function
+ * of libc's convention by mistake, nor be taken for one. fr_finish is the one way from it to
+ * libc's. Small and inline everywhere, it costs no instruction.
+ */
+struct fr_kret {
+	int err;
+};
 
-/* The error half of fr_finish, out of line: errno = -ret, and -1. */
-int fr_fail(int ret) __attribute__((cold));
+/* f(clk, ts) for f of the vDSO's convention (fr_real_fn), its result typed as such. */
+static inline struct fr_kret fr_kcall(fr_real_fn f, clockid_t clk, struct timespec *ts)
+{
+	return (struct fr_kret){ f(clk, ts) };
+}
+
+/* The error half of fr_finish, out of line: errno = -err, and -1. */
+int fr_fail(int err) __attribute__((cold));
 
 /*
- * A vDSO-convention result (0 or -errno) in libc's: 0, or -1 with errno set. Inline with the
- * error path out of line, so that a caller's common path needs no saved register.
+ * A vDSO-convention result in libc's: 0, or -1 with errno set. Inline with the error path out
+ * of line, so that a caller's common path needs no saved register.
  */
-static inline int fr_finish(int ret)
+static inline int fr_finish(struct fr_kret r)
 {
-	return FR_LIKELY(ret == 0) ? 0 : fr_fail(ret);
+	return FR_LIKELY(r.err == 0) ? 0 : fr_fail(r.err);
 }
 
 /* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
 int fr_passthrough(clockid_t clk, struct timespec *ts);
 
-/*
- * The clocks the vDSO answers itself and for which its answer is 0: REALTIME, MONOTONIC, their
- * COARSE variants, BOOTTIME and TAI are always valid ids, so the only failure left is a bad
- * pointer, and the vDSO writes through it itself (a fault there is a fault under libc's own as
- * well). For these the vDSO's convention is libc's, and the call is a tail jump into the vDSO.
- * The one difference: while the clocksource is one the vDSO cannot read (it then makes the
- * system call), a bad pointer gets -EFAULT returned instead of -1 and errno (README, Guarantees).
- */
-#define FR_ALWAYS_ZERO ((1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_REALTIME_COARSE) | \
-			(1u << CLOCK_MONOTONIC_COARSE) | (1u << CLOCK_BOOTTIME) | (1u << CLOCK_TAI))
-
-static inline int fr_vdso_answers_zero(clockid_t clk)
-{
-	return (unsigned)clk < 32 && (FR_ALWAYS_ZERO >> clk) & 1;
-}
-
-/*
- * The vDSO with libc's convention put on top: what libc's own clock_gettime does, one call and
- * one jump closer. For the clocks of fr_vdso_answers_zero the conventions agree, and the call
- * is a tail jump into the vDSO.
- */
-extern fr_real_fn fr_direct __attribute__((visibility("hidden")));
-
-/*
- * The first pass-through call (fr_pass and fr_direct both NULL): resolves where the chain goes,
- * publishes it and makes the call. Before this object is relocated it resolves nothing of ours
- * and calls the next clock_gettime in the chain (fr_early_clock_gettime).
- */
-int fr_pass_first(clockid_t clk, struct timespec *ts) __attribute__((cold, noinline));
+/* The same in the vDSO's convention (0 or -errno, errno untouched): what fr_vdso_clock_gettime passes on. */
+int fr_passthrough_vdso(clockid_t clk, struct timespec *ts);
 
 /*
  * clock_gettime in libc's convention for an object that is not relocated yet: the next
@@ -74,22 +70,11 @@ int fr_pass_first(clockid_t clk, struct timespec *ts) __attribute__((cold, noinl
  */
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts);
 
-static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
-{
-	fr_real_fn real = __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE);
-
-	if (FR_UNLIKELY(!real))
-		return fr_pass_first(clk, ts);
-	if (fr_vdso_answers_zero(clk))
-		return real(clk, ts);
-	return fr_finish(real(clk, ts));
-}
-
 /*
  * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
  * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
  * when it is libc's own and the process has a vDSO: the caller then goes to the vDSO itself
- * (fr_vdso_libc, through fr_direct), which saves libc's wrapper and this jump. Both start NULL,
+ * (fr_vdso_libc in passthru/direct.h), which saves libc's wrapper and this jump. Both start NULL,
  * which needs no relocation: the first call finds fr_direct NULL and resolves the target
  * (fr_pass_first) without dlsym or system calls (so before the constructor and in signal
  * handlers too), publishing fr_pass or fr_direct. With FASTRAW_STATS a counting wrapper stands

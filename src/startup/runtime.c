@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "startup/decide.h"
+#include "arch/stubs.h"
+#include "base/once.h"
 #include "calib/calib_source.h"
 #include "exact/fastpath.h"
 #include "kdata/gtod.h"
@@ -51,10 +53,8 @@ int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	int saved, ret;
 
-	if (clk != CLOCK_MONOTONIC_RAW) {
-		fr_stats_pass(clk);
-		return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
-	}
+	if (clk != CLOCK_MONOTONIC_RAW)
+		return fr_passthrough_vdso(clk, ts);
 	if (!ts)
 		return -EFAULT;
 	saved = errno;
@@ -227,33 +227,41 @@ static void report(const struct plan *p)
 	fr_line_emit(&l);
 }
 
-/* FASTRAW_SYSCALL for syscall(): -1 before anyone has read it. */
-static int syscall_mode = -1;
-
 static int syscall_mode_of(const struct fr_env *env)
 {
-	return env->syscall_raw && !env->disable;
+	return env->syscall_raw && !env->disable ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF;
 }
 
-int fr_syscall_serves_raw(void)
+/* The decisions, the one compute-once slot of start-up (base/once.h): NULL until published. */
+static void *state_slot;
+
+const struct fr_state *fr_state_published(void)
 {
-	int m = __atomic_load_n(&syscall_mode, __ATOMIC_RELAXED);
-
-	if (FR_UNLIKELY(m < 0)) {
-		struct fr_env env;
-
-		/* Racers read the same environment and store the same answer. */
-		fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
-		m = syscall_mode_of(&env);
-		__atomic_store_n(&syscall_mode, m, __ATOMIC_RELAXED);
-	}
-	return m;
+	return fr_once_get(&state_slot);
 }
 
-static struct fr_status status;
-static struct utsname status_uts;
+int fr_syscall_mode(void)
+{
+	const struct fr_state *s = fr_state_published();
+	struct fr_env env;
+
+	if (s && s->syscall_mode != FR_RAW_MODE_UNKNOWN)
+		return s->syscall_mode;
+	/* Not decided yet (or a later copy, which decides nothing): racers read the same environment. */
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
+	return syscall_mode_of(&env);
+}
+
+/* What a later copy of the library publishes: the first copy decides, prints and counts for it. */
+static const struct fr_state later_copy_state = {
+	.later_copy = 1,
+	.syscall_mode = FR_RAW_MODE_UNKNOWN,
+	.raw = fr_copy_raw,
+};
+
+/* The first copy's decisions: written by the thread that holds the claim, before their publication. */
+static struct fr_state state;
 static pid_t claimed; /* the process whose initialiser publishes; 0 before */
-static const struct fr_status *published;
 
 /*
  * The right to publish, once per process. Racers computed the same plan and give way to the
@@ -271,19 +279,38 @@ static int claim(void)
 	return 1;
 }
 
+/* The entries of the first copy: the kernel's data, calibrated mode, or the real vDSO (NULL: now_pass). */
+static void entries(const struct plan *p, struct fr_state *s)
+{
+	s->raw = p->st.active ? fr_raw_for(p->kd.lay, p->st.counter) : NULL;
+	s->now = p->st.active ? fr_now_for(p->kd.lay, p->st.counter) : NULL;
+	if (p->st.calibrated) {
+		s->raw = fr_cal_raw_for(p->st.counter);
+		s->now = fr_cal_now_for(p->st.counter);
+	}
+	if (!s->raw)
+		s->raw = raw_pass;
+}
+
+/* Publishes s, and then the hot path's copies of it: fr_raw last, as every caller's guard. */
+static void publish(const struct fr_state *s)
+{
+	fr_once_put(&state_slot, (void *)s);
+	__atomic_store_n(&fr_raw, s->raw, __ATOMIC_RELEASE);
+}
+
 /* The work of fr_init; errno is the caller's business. */
 static void init_once(void)
 {
 	struct plan p;
 	fr_real_fn real;
-	fr_raw_fn raw;
 
 	/*
 	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
-	 * RAW to it (and fr_pass the other clocks, passthru/passthru.c) and publishes no state of its own.
+	 * RAW to it (and fr_pass the other clocks, passthru/passthru.c) and decides nothing of its own.
 	 */
 	if (fr_copy_later()) {
-		__atomic_store_n(&fr_raw, fr_copy_raw, __ATOMIC_RELEASE);
+		publish(&later_copy_state);
 		return;
 	}
 	real = fr_real_get();
@@ -292,21 +319,16 @@ static void init_once(void)
 	if (!claim())
 		return;
 	fr_kd = p.kd;
-	__atomic_store_n(&syscall_mode, syscall_mode_of(&p.env), __ATOMIC_RELAXED);
-	status_uts = p.uts;
-	status = p.st;
-	status.release = p.st.release == p.uts.release ? status_uts.release : p.st.release;
+	state.syscall_mode = syscall_mode_of(&p.env);
+	state.uts = p.uts;
+	state.st = p.st;
+	state.st.release = p.st.release == p.uts.release ? state.uts.release : p.st.release;
 	/* A composed reason lives in the plan's pick: point at the published copy. */
 	if (p.st.reason == p.st.pick.why)
-		status.reason = status.pick.why;
-	__atomic_store_n(&published, &status, __ATOMIC_RELEASE);
+		state.st.reason = state.st.pick.why;
 	if (p.st.calibrated)
 		fr_cal_setup(p.seed.mult);
-	raw = p.st.active ? fr_raw_for(p.kd.lay, p.st.counter) : NULL;
-	if (p.st.calibrated)
-		raw = fr_cal_raw_for(p.st.counter);
-	if (!raw)
-		raw = raw_pass;
+	entries(&p, &state);
 	/*
 	 * Before any line: which file fd 2 is, if anything is to be printed (the loader's list is
 	 * walked only then). A copy loaded with the program notes it now; a dlopen'd one cannot
@@ -315,11 +337,11 @@ static void init_once(void)
 	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats)
 		fr_errfd_note(fr_self_loaded_at_start());
 	if (p.env.stats) {
-		raw = fr_stats_start(raw);
+		state.raw = fr_stats_start(state.raw);
 		fr_pass_count();
 	}
 	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
-	__atomic_store_n(&fr_raw, raw, __ATOMIC_RELEASE);
+	publish(&state);
 	report(&p);
 }
 
@@ -331,9 +353,19 @@ void fr_init(void)
 	if (!fr_relocated())
 		return;
 	saved = errno;
-	if (!__atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE))
+	if (!fr_state_published())
 		init_once();
 	errno = saved;
+}
+
+const struct fr_state *fr_state_get(void)
+{
+	const struct fr_state *s = fr_state_published();
+
+	if (FR_LIKELY(s != NULL))
+		return s;
+	fr_init();
+	return fr_state_published();
 }
 
 void fr_init_as(const char *release)
@@ -344,5 +376,7 @@ void fr_init_as(const char *release)
 
 const struct fr_status *fr_status_get(void)
 {
-	return __atomic_load_n(&published, __ATOMIC_ACQUIRE);
+	const struct fr_state *s = fr_state_published();
+
+	return s && !s->later_copy ? &s->st : NULL;
 }

@@ -4,6 +4,7 @@
 #define FR_RUNTIME_H
 
 #include <stdint.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 #include "base/access.h"
@@ -39,7 +40,8 @@ static inline int fr_raw_call(struct timespec *ts)
 
 /*
  * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
- * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest fr_real.
+ * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest
+ * fr_passthrough_vdso.
  */
 int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
 
@@ -71,14 +73,36 @@ void fr_init(void);
 void fr_init_as(const char *release);
 
 /*
- * Whether syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, ...) may take the fast path:
- * FASTRAW_SYSCALL=1 and not FASTRAW_DISABLE=1. Read from the environment on first use (no
- * system call, no initialisation), or set by initialisation, whichever comes first. Only after
- * relocation (the environment is out of reach before it): syscall()'s stub asks only then.
+ * Everything start-up decided, immutable once published: built on the initialiser's stack and
+ * in one static record, published by one release store (base/once.h), read by every export,
+ * the API and syscall(). The hot path reads copies derived from it before its publication:
+ * fr_raw, fr_kd (exact/fastpath.h), fr_pass (passthru/passthru.h), the API's own.
  */
-int fr_syscall_serves_raw(void);
+struct fr_state {
+	int later_copy;         /* a copy of the library ahead of this one answers for it (passthru/copies.h) */
+	int syscall_mode;       /* FASTRAW_SYSCALL as syscall()'s stub reads it (arch/stubs.h); UNKNOWN: not decided here */
+	fr_raw_fn raw;          /* the RAW entry, fr_raw's value */
+	fr_now_fn now;          /* fastraw_now_ns's entry; NULL: the real vDSO's answer */
+	struct fr_status st;    /* the decision (meaningless in a later copy) */
+	struct utsname uts;     /* uname's answer, which st.release points into */
+};
 
-/* The decision, once initialisation has published it; NULL before. */
+/* The decisions once published; NULL before, and while another thread publishes them. */
+const struct fr_state *fr_state_published(void);
+
+/* The decisions, after running initialisation if no one has; NULL while another thread publishes them. */
+const struct fr_state *fr_state_get(void);
+
+/*
+ * FASTRAW_SYSCALL as syscall()'s stub reads it (arch/stubs.h), FR_RAW_MODE_ON when
+ * syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, ...) may take the fast path: FASTRAW_SYSCALL=1
+ * and not FASTRAW_DISABLE=1. The published decision's, or else read from the environment (no
+ * system call, no initialisation). Only after relocation (the environment is out of reach
+ * before it): syscall()'s stub asks only then.
+ */
+int fr_syscall_mode(void);
+
+/* The decision, once initialisation has published it; NULL before, and in a later copy. */
 const struct fr_status *fr_status_get(void);
 
 #pragma GCC visibility pop
