@@ -3,8 +3,9 @@
 # shellcheck shell=bash
 #
 # Sourced by kernel-matrix.sh, which sets the architecture's QEMU facts (matrix_arch), work (the
-# run's folder, with initramfs.gz), kernel_of (each series' image), suites_only, JOBS, say() and
-# skip(). Each guest's console goes to $work/NAME.log; report_config (matrix-report.sh) reads it.
+# run's folder, with initramfs.gz), kernel_of (each series' image), selected, suites_only, JOBS,
+# say() and skip(). Each guest's console goes to $work/NAME.log, which report_config
+# (matrix-report.sh) reads.
 # shellcheck disable=SC2154 # work, kernel_of and selected are the sourcing script's
 
 # Time limits, in seconds. Until a guest has measured its speed it gets BOOT_LIMIT; from then
@@ -102,8 +103,8 @@ stop_guests() {
 	exit 1
 }
 
-# Boots every selected configuration, JOBS at a time, each with its own suites or --suites';
-# returns when all have ended (each has left $work/NAME.status and NAME.row).
+# Boots every selected configuration, JOBS at a time, each with its own suites or those --suites
+# names; returns when all have ended (each has left $work/NAME.status and NAME.row).
 run_guests() {
 	local c name series opts cs expect suites tns cpu smp running=0
 	trap stop_guests INT TERM

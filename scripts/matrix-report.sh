@@ -3,8 +3,9 @@
 # shellcheck shell=bash
 #
 # Sourced by kernel-matrix.sh, which sets arch, work, the table's CPU_HEAD, W_CLOCK and W_COUNTER
-# (matrix_arch), guest_machine (matrix-configs.sh), JOBS and say(). A configuration passes when
-# its guest printed "FRMATRIX: done" with no suite failed and every one of its suites passed.
+# (matrix_arch), guest_machine (matrix-configs.sh), selected, skipped, t_all, JOBS and say(). A
+# configuration passes when its guest printed "FRMATRIX: done" with no suite failed and every
+# one of its suites passed.
 # shellcheck disable=SC2154 # work, selected, skipped and t_all are the sourcing script's
 
 # What one configuration's console says, as one result line and its details; returns 0 when
