@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: MIT
+# The kernel matrix's configurations: which guests each architecture boots and what each runs and expects.
+# shellcheck shell=bash
+#
+# Sourced by kernel-matrix.sh. Data only, but for matrix_arch (the QEMU and console facts of an
+# architecture) and guest_machine (how its report reads the guest's CPU line). A new guest is one
+# line of a CONFIGS_<arch> table; a new architecture is one table, one case of matrix_arch and
+# one of guest_machine.
+# shellcheck disable=SC2034 # kernel-matrix.sh reads them
+
+# The suites of a configuration whose fast path is expected to serve RAW, and of one that must
+# pass every RAW call through (the bracket, causality and clock tests still apply there). The
+# oracle runs first (but for arm64's calibrated configuration): the guest's own vDSO code against
+# the library's arithmetic.
+# e2e_calib is not run in the 5.3+ x86 guests: under TCG the guest's TSC is the host's, clamped to
+# stay monotonic across vCPU threads, so it runs ~2000 ppm fast against hpet while both vCPUs
+# read it; the guest kernel marks it unsynchronized and calibrated mode is (rightly) not eligible
+# there. It runs where the kernel's RAW comes from that same TSC and calibrated mode is what auto
+# does: the 4.19 guest kept on tsc (gtod-4.19 below).
+ACTIVE_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_env,e2e_lifecycle,e2e_lookup,e2e_api
+PASS_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks
+TIMENS_SUITES=oracle,e2e_bracket,e2e_causality,e2e_path,e2e_clocks,e2e_api
+TIMENS_OFFSET=86400
+TSC_OPTS="clocksource=tsc tsc=reliable"
+# Linux 4.19 (a prebuilt image, matrix-kernels.sh): no RAW data, the gtod page of the 3.16-4.19
+# layout. Kept on tsc (tsc=reliable), its gtod page says clock mode TSC and auto runs calibrated
+# mode by that verdict (-cpu max has no invariant-TSC bit): FR_E2E_EXPECT=calibrated. Measured
+# there, two threads on the two vCPUs for 60 s: max error 33 ns, no step back, no causality
+# violation in 2 x 3 million. The suites that assert exact brackets (e2e_bracket, e2e_lifecycle,
+# e2e_syscall's in-process cases) do not apply to calibrated values; e2e_calib's bound and
+# e2e_causality do, and e2e_lookup, whose probe allows calibrated mode's 2 us around the kernel's
+# bracket, checks every lookup and the shadow vDSO on this vDSO without RAW or clock_getres. Left to itself the same kernel marks the TSC unstable at boot ("TSCs
+# unsynchronized") and runs on hpet: calibrated mode is then refused and every RAW call passes
+# through, where the exact suites apply again. 4.19 has no time namespaces: the guest leaves the
+# cases tagged timens out.
+GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib,e2e_lookup
+# RHEL 8's shape (a prebuilt 5.2.1 that reports 4.18.0-553.el8_10.x86_64): a 4.18 release whose
+# gtod page has the 4.20-5.2 layout, as RHEL, Rocky and Alma 8 kernels have. The same suites as
+# gtod-4.19; FR_E2E_GTOD (a boot option init passes on) names the layout e2e_calib must see
+# on the debug line, with the line saying the release implied another.
+GTOD_419_OPTS="$TSC_OPTS FR_E2E_GTOD=3.16-4.19"
+GTOD_RHEL8_OPTS="$TSC_OPTS FR_E2E_GTOD=4.20-5.2"
+# On hpet only e2e_calib's source case runs: forced there, calibrated mode broke its bound
+# (2439 ns in the fenced mode against hpet's RAW), which is why the kernel's verdict counts.
+GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_lookup,e2e_calib:source
+
+# name | kernel series | kernel options | clocksource to wait for | expectation | suites |
+# time namespace offset (0: none) | QEMU -cpu | vCPUs
+# The expectation (active, calibrated or passthrough) is what FR_E2E_EXPECT tells the suites to assert.
+# -cpu max has RDTSCP, so the guest's vDSO is rdtscp-patched and the library reads rdtscp;
+# max,-rdtscp gets the lfence;rdtsc vDSO and the library's lfence default.
+CONFIGS_x86_64=(
+	"tsc-6.1|6.1|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
+	"tsc-6.12|6.12|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
+	"hpet-6.1|6.1|clocksource=hpet|hpet|passthrough|$PASS_SUITES|0|max|2"
+	"timens-tsc-6.12|6.12|$TSC_OPTS|tsc|active|$TIMENS_SUITES|$TIMENS_OFFSET|max|2"
+	"tsc-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
+	"tsc-7.3|7.3|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
+	"nordtscp-7.2|7.2|$TSC_OPTS|tsc|active|$ACTIVE_SUITES|0|max,-rdtscp|2"
+	"gtod-4.19|4.19|$GTOD_419_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"gtod-rhel8|rhel8-shape|$GTOD_RHEL8_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
+)
+
+# arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through
+# configuration. QEMU's default 62.5 MHz counter gives mult = 2^27, shift = 23, which any
+# arithmetic gets right; at 24 MHz (mult 699050667, shift 24) the rounding is tested.
+# pauth-impdef=on: QEMU's own pointer-authentication algorithm, not the architected QARMA that
+# makes every guest ~2.5 times slower.
+A64_CPU=max,pauth-impdef=on,cntfrq=24000000
+A64_CS=arch_sys_counter
+# Calibrated mode, forced (FASTRAW_SOURCE=calibrated), can be tested here on 5.3+, unlike on x86: the
+# arm64 guest's counter is QEMU's one virtual clock for every vCPU, so it keeps causality across
+# them and its rate is the kernel's (measured in these guests: no reading of one vCPU's ahead of
+# the other's next in 3-5 million, and e2e_probe_calib's error 0-340 ns after warm-up against
+# its 2 us bound, in the ordered and the unordered mode).
+CALIB_SUITES=e2e_calib
+# e2e_path's trace probe decodes x86-64 only: its arm64 counterpart is e2e_steps, which counts a
+# call's instructions by single-stepping it and checks that the library's reads are its own.
+A64_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
+A64_TIMENS_SUITES=${TIMENS_SUITES/e2e_path/e2e_steps}
+# One configuration also runs the suites of the host-facing guarantees (loader, syscall() and
+# its register spy, statistics, vfork, seccomp, unloading, the vDSO's identity, plugins, dlerror).
+A64_HOST_SUITES=$A64_ACTIVE_SUITES,e2e_host,e2e_syscall,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
+# CentOS 7's glibc 2.17 (the oldest the library supports) on arm64: the suites run on Debian's
+# glibc as everywhere, but their probes are built with npm's GCC 4.8.5 against glibc 2.17 and
+# run under its own loader (scripts/matrix-glibc217.sh; the initramfs carries the sysroot's
+# libraries at their host paths). FR_MATRIX_ENV names the probes' environment (env.glibc217),
+# which also sets FR_E2E_GLIBC=2.17: e2e_clocks then asserts the probes run on glibc 2.17.
+# Skipped alone where npm or the toolchain cannot be had.
+A64_GLIBC217_SUITES=e2e_bracket,e2e_clocks,e2e_lookup
+CONFIGS_aarch64=(
+	"archtimer-6.1|6.1||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-6.12|6.12||$A64_CS|active|$A64_HOST_SUITES|0|$A64_CPU|2"
+	"timens-6.12|6.12||$A64_CS|active|$A64_TIMENS_SUITES|$TIMENS_OFFSET|$A64_CPU|2"
+	"archtimer-7.2|7.2||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"archtimer-7.3|7.3||$A64_CS|active|$A64_ACTIVE_SUITES|0|$A64_CPU|2"
+	"calib-7.2|7.2||$A64_CS|active|$CALIB_SUITES|0|$A64_CPU|2"
+	"glibc217-6.12|6.12|FR_MATRIX_ENV=glibc217|$A64_CS|active|$A64_GLIBC217_SUITES|0|$A64_CPU|2"
+)
+
+# matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH), its QEMU (binary,
+# package, machine), the console the kernel writes to, the table's CPU column heading and the
+# widths of its clock and counter columns, and CONFIGS; 1 when there is no table for ARCH.
+matrix_arch() {
+	case "$1" in
+	x86_64 | amd64) arch=x86_64 KARCH=amd64 QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
+		QEMU_MACHINE=q35 CONSOLE=ttyS0 CPU_HEAD=cpu W_CLOCK=7 W_COUNTER=7 CONFIGS=("${CONFIGS_x86_64[@]}") ;;
+	aarch64 | arm64) arch=aarch64 KARCH=arm64 QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
+		QEMU_MACHINE=virt CONSOLE=ttyAMA0 CPU_HEAD=timer W_CLOCK=9 W_COUNTER=10
+		CONFIGS=("${CONFIGS_aarch64[@]}") ;;
+	*) return 1 ;;
+	esac
+}
+
+# guest_machine LOG CPU: the guest's own line on its CPU, as "<kernel> clocksource=<cs> <facts>",
+# then a line with what the table's CPU column shows (x86: the QEMU -cpu; arm64: the generic
+# timer as the guest saw it). Either line is empty when the guest printed none.
+guest_machine() {
+	local log=$1 cpu=$2 machine
+	case "$arch" in
+	x86_64)
+		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) rdtscp=\([01]\).*/\1 clocksource=\2 rdtscp=\3/p' "$log" | head -n 1)
+		printf '%s\n%s\n' "$machine" "$cpu"
+		;;
+	aarch64)
+		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) ecv=\([01]\) cntfrq=\([0-9]*\).*/\1 clocksource=\2 ecv=\3 cntfrq=\4/p' "$log" | head -n 1)
+		printf '%s\n%s\n' "$machine" "$(sed -n 's/.* ecv=\([01]\) cntfrq=\([0-9]*\)/\2 \1/p' <<<"$machine" |
+			awk '{ printf "%gMHz ecv=%s", $1 / 1e6, $2 }')"
+		;;
+	esac
+}
