@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "math/rawmath.h"
-#include "ogen.h"
-#include "oregime.h"
-#include "orun.h"
+#include "values.h"
+#include "regimes.h"
+#include "compare.h"
 #include "arch/arch.h"
 
 /* The copy is open and has a pvclock reader (the baseline pages are in pvclock mode). */

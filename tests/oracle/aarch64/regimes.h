@@ -12,7 +12,7 @@
  */
 int oracle_ready(const char *regime);
 
-/* The regimes (aregimes.c). */
+/* The regimes (regimes.c). */
 void oracle_add_regimes(TCase *tc);
 
 #endif

@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "math/rawmath.h"
-#include "ogen.h"
-#include "oregime.h"
-#include "orun.h"
+#include "values.h"
+#include "regimes.h"
+#include "compare.h"
 
 /*
  * Hyper-V reference time counts 100 ns units: the clocksource registers at 10 MHz, which gives

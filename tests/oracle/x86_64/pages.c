@@ -2,8 +2,8 @@
 /* The oracle's page editors: the RAW entry, the namespace page, the pvclock and Hyper-V pages of the copy. */
 #include <string.h>
 
-#include "orun.h"
-#include "oentry.h"
+#include "compare.h"
+#include "../vvar_entry.h"
 
 static uint8_t *entry(unsigned page, unsigned idx)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds, in an arm64 vDSO image, what the oracle reroutes: counter reads, clock_gettime system calls, carry loops. */
-#include "asites.h"
+#include "sites.h"
 
 #include <elf.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Builds the patched vDSO copy: finds the live pages, copies them, patches counter reads to traps and serves the traps. */
 #define _GNU_SOURCE
-#include "vcopy.h"
+#include "vdso_copy.h"
 
 #include <elf.h>
 #include <sched.h>
@@ -15,7 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "oimage.h"
+#include "../vdso_image.h"
 #include "ksys.h"
 #include "startup/decide.h"
 #include "startup/locate.h"

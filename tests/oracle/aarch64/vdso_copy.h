@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "asites.h"
+#include "sites.h"
 
 #define AC_PAGE 4096u
 #define AC_MAX_VDSO_PAGES 4u

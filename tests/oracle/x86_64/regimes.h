@@ -19,7 +19,7 @@ int oracle_ready(const char *regime);
  */
 int oracle_has_reader(const char *regime, const char *what, uint64_t tsc);
 
-/* The pvclock regimes 1-3 (oracle_pv.c) and the hvclock regime 6 (oracle_hv.c). */
+/* The pvclock regimes 1-3 (regime_pvclock.c) and the hvclock regime 6 (regime_hvclock.c). */
 void oracle_add_pvclock(TCase *tc);
 void oracle_add_hvclock(TCase *tc);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Trampolines for the arm64 vDSO copy: a branch out of the kernel's code into a C handler and back, all registers kept. */
-#include "atramp.h"
+#include "trampolines.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "orun.h"
+#include "compare.h"
 
 /* A realistic synthetic TSC clocksource (mult 8004479, shift 24, max_cycles 2^40), random bases. */
 struct orun_clock ogen_base_clock(void);

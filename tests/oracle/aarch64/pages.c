@@ -2,8 +2,8 @@
 /* The arm64 oracle's page editors: the RAW entry and the time-namespace page of the copy. */
 #include <string.h>
 
-#include "aorun.h"
-#include "../oentry.h"
+#include "compare.h"
+#include "../vvar_entry.h"
 
 static uint8_t *entry(unsigned page, unsigned idx)
 {

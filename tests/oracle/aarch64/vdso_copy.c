@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Builds the arm64 vDSO copy: copies the live pages, reroutes counter reads, system calls and carry loops to trampolines, serves them. */
 #define _GNU_SOURCE
-#include "acopy.h"
+#include "vdso_copy.h"
 
 #include <elf.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include "../oimage.h"
-#include "atramp.h"
+#include "../vdso_image.h"
+#include "trampolines.h"
 
 #define NSEC_PER_SEC 1000000000ull
 

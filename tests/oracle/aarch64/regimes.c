@@ -3,10 +3,10 @@
 #include <check.h>
 #include <string.h>
 
-#include "../oentry.h"
-#include "../oseq.h"
-#include "aorun.h"
-#include "aregimes.h"
+#include "../vvar_entry.h"
+#include "../seq_writer.h"
+#include "compare.h"
+#include "regimes.h"
 
 #define MASK56 ((1ULL << 56) - 1)
 
@@ -270,7 +270,7 @@ START_TEST(regime6_time_namespace)
 }
 END_TEST
 
-/* Regime 7: oseq.h's writer (seq + 2 at the counter read), then the live page. */
+/* Regime 7: seq_writer.h's writer (seq + 2 at the counter read), then the live page. */
 START_TEST(regime7_seq_and_live)
 {
 	struct aorun_tally t;

@@ -8,13 +8,13 @@
 #include <sys/mman.h>
 
 #include "math/rawmath.h"
-#include "ogen.h"
-#include "oentry.h"
-#include "orun.h"
-#include "oseq.h"
-#include "oregime.h"
+#include "values.h"
+#include "../vvar_entry.h"
+#include "compare.h"
+#include "../seq_writer.h"
+#include "regimes.h"
 #include "arch/arch.h"
-#include "vsites.h"
+#include "sites.h"
 
 static const char *open_why;
 static int open_fatal;
@@ -57,7 +57,7 @@ int oracle_has_reader(const char *regime, const char *what, uint64_t tsc)
 	return 0;
 }
 
-/* Regime 4: synthetic TSC-mode clocks; 4h runs oseq.h's writer (seq + 2 at the counter read). */
+/* Regime 4: synthetic TSC-mode clocks; 4h runs seq_writer.h's writer (seq + 2 at the counter read). */
 START_TEST(regime4_tsc_synthetic)
 {
 	static const char *const names[6] = {
@@ -184,7 +184,7 @@ START_TEST(regime5_time_namespace)
 END_TEST
 
 /*
- * The carry loops' closed form (vcopy.c) against the kernel's loops run natively. With mult 1,
+ * The carry loops' closed form (vdso_copy.c) against the kernel's loops run natively. With mult 1,
  * shift 0 and a zero base, ns = tsc; 2^32 s + 5 ns takes the native loop about 2 s and shows
  * the kernel's 32-bit seconds carry.
  */

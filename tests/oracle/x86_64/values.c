@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Value generators of the oracle regimes: synthetic clocks, TSC values of each kind, and their classification. */
-#include "ogen.h"
+#include "values.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The time-namespace edit of a copied vvar, the same on every architecture the oracles cover. */
-#include "oentry.h"
+#include "vvar_entry.h"
 
 void oe_set_timens(uint8_t *vvar, const struct fr_layout *lay, uint64_t off_sec, uint64_t off_nsec)
 {

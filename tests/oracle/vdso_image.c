@@ -2,8 +2,8 @@
 /* The vDSO image's extent and a seqcount-consistent page copy, shared by the oracles' copy makers. */
 #include <elf.h>
 
-#include "oentry.h"
-#include "oimage.h"
+#include "vvar_entry.h"
+#include "vdso_image.h"
 
 size_t oimg_pages(const uint8_t *img)
 {

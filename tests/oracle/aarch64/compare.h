@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "kdata/kdata.h"
-#include "../orng.h"
-#include "acopy.h"
+#include "../rng.h"
+#include "vdso_copy.h"
 
 /* Values fed to each regime (or sub-regime). */
 #define AORUN_N 10000
@@ -67,7 +67,7 @@ void aorun_skip(const char *regime, const char *why);
 /* Hooks around each call of aorun_one2: before() before each side, on_read(n) at each side's counter read n. */
 void aorun_set_hooks(void (*before)(void), ac_read_hook on_read);
 
-/* Deterministic random numbers: orng.h's orng_seed, orng_rand, orng_below, orng_mag. */
+/* Deterministic random numbers: rng.h's orng_seed, orng_rand, orng_below, orng_mag. */
 
 /* Fields of a synthetic clocksource entry (the RAW entry). */
 struct aorun_clock {

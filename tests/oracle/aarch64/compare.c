@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Runs one counter value through the arm64 vDSO copy and through fr_raw_read_with / fr_raw_read_general_with, and tallies. */
 #define _GNU_SOURCE
-#include "aorun.h"
+#include "compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 
 #include "exact/fastpath.h"
-#include "../oours.h"
+#include "../our_reads.h"
 
 #define MAX_REPORTS 5
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Runs one TSC value through the patched vDSO copy and through fr_raw_read_with / fr_raw_read_general_with, and tallies. */
 #define _GNU_SOURCE
-#include "orun.h"
+#include "compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "math/rawmath.h"
 #include "exact/fastpath.h"
-#include "oours.h"
+#include "../our_reads.h"
 
 #define MAX_REPORTS 5
 

@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "kdata/kdata.h"
-#include "orng.h"
-#include "vcopy.h"
+#include "../rng.h"
+#include "vdso_copy.h"
 
 /* Values fed to each regime (or sub-regime). */
 #define ORUN_N 10000
@@ -77,7 +77,7 @@ void orun_skip(const char *regime, const char *why);
  */
 void orun_set_hooks(void (*before)(void), vc_read_hook on_read);
 
-/* Deterministic random numbers: orng.h's orng_seed, orng_rand, orng_below, orng_mag. */
+/* Deterministic random numbers: rng.h's orng_seed, orng_rand, orng_below, orng_mag. */
 
 /* Fields of a synthetic clocksource entry (the RAW entry of the era's layout). */
 struct orun_clock {

@@ -2,7 +2,7 @@
 /* splitmix64 for the oracles: one seeded sequence, reproducible with ORACLE_SEED. */
 #include <stdlib.h>
 
-#include "orng.h"
+#include "rng.h"
 
 static uint64_t rng;
 

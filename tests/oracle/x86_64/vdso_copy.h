@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "kdata/kdata.h"
-#include "vsites.h"
+#include "sites.h"
 
 #define VC_PAGE 4096u
 #define VC_MAX_VDSO_PAGES 8u

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The seq-bump writer both oracles run against their copies: one update lands at the counter read. */
-#include "oseq.h"
-#include "oentry.h"
-#include "orng.h"
+#include "seq_writer.h"
+#include "vvar_entry.h"
+#include "rng.h"
 
 static uint8_t *seq_entry;
 static uint64_t seq_last[2];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Feeds chosen counter values to libfastraw's two RAW readers, for every architecture's oracle. */
-#include "oours.h"
+#include "our_reads.h"
 
 #include "exact/fastpath.h"
 

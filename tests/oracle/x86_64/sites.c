@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds, in a vDSO image's .text, the instructions the oracle replaces with traps: counter reads, fallback system calls, carry loops. */
-#include "vsites.h"
+#include "sites.h"
 
 #include <elf.h>
 #include <string.h>
