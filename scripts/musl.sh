@@ -76,7 +76,7 @@ for d in /usr/include/linux /usr/include/asm-generic "/usr/include/$ARCH-linux-g
 	[ -d "$d" ] || fail "no $d: the kernel's headers (linux-libc-dev) are needed for the probes"
 	ln -sfn "$d" "$kh/$(basename "$d")"
 done
-cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/e2e" -I"$ROOT/src"
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/oracle/$ARCH" -I"$ROOT/tests/e2e" -I"$ROOT/src"
 	-isystem "$kh")
 probe() {
 	local name=$1

@@ -12,7 +12,7 @@ chmod +x "$T/bin/pkg-config"
 no_check="-DPKG_CONFIG_EXECUTABLE=$T/bin/pkg-config"
 
 run 0 "$CMAKE_COMMAND" -S "$HERE/subproject" -B "$T/parent" "$no_check" $TOOLCHAIN \
-	"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT" -DCMAKE_C_COMPILER="$CC"
+	"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT_DIRS" -DCMAKE_C_COMPILER="$CC"
 run 0 "$CMAKE_COMMAND" --build "$T/parent" --target consumer -j2
 run 0 "$CMAKE_COMMAND" --build "$T/parent" --target help
 grep -q "test_rawmath" "$T/out" && fail "the parent's build has the suite's targets"
@@ -24,7 +24,7 @@ if [ -x "$T/parent/consumer" ]; then
 fi
 # Asked for, the suite needs Check, and says so.
 run 1 "$CMAKE_COMMAND" -S "$HERE/subproject" -B "$T/asked" "$no_check" $TOOLCHAIN -DFASTRAW_BUILD_TESTS=ON \
-	"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT" -DCMAKE_C_COMPILER="$CC"
+	"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT_DIRS" -DCMAKE_C_COMPILER="$CC"
 grep -qi "check" "$T/out" || fail "configuring the suite without Check did not name it"
 
 finish
