@@ -6,7 +6,7 @@
 #   check_layers.sh ROOT          check the tree at ROOT (exit 1 with each offending line)
 #   check_layers.sh --self-test   first prove on scratch trees that each kind of violation fails
 set -u
-# shellcheck source=tests/arch/selftest.sh
+# shellcheck source=tests/lint/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
 # Lowest first. Keep in step with src/CMakeLists.txt and docs/design.md, "Architecture".

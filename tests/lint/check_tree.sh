@@ -11,6 +11,10 @@
 #     src/arch/: a second architecture then puts its CPU code in a folder there, none in
 #     generic files. The one exception is the compiler barrier, an empty template that emits
 #     no instruction, in src/base/access.h.
+#   - The compiler's CPU macros __x86_64__ and __aarch64__ appear only under src/arch/ and
+#     tests/oracle/<cpu>/ (C, headers, assembly, CMake, anywhere in src/, include/, tools/,
+#     tests/, cmake/ and the top CMakeLists.txt; comments too): a port is one src/arch/<cpu>/, one
+#     tests/oracle/<cpu>/ and a matrix configuration, and no generic #else silently means a CPU.
 #   - No folder of src/ holds more than 16 files (its README.md counts), so that each stays one
 #     job a reader takes in at once.
 #   - Every folder below src/ has a README.md: what the layer holds and what it may use.
@@ -21,7 +25,7 @@
 #     its declarations in #pragma GCC visibility push(hidden) ... pop, as src/base/hidden.h
 #     says: calls and addresses between the library's files must need no relocation.
 set -u
-# shellcheck source=tests/arch/selftest.sh
+# shellcheck source=tests/lint/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
 MAX_FILES=16
@@ -53,6 +57,20 @@ check_cpu() {
 		printf '%s\n' "$hit (inline assembly outside src/arch/)"
 	done
 	(cd "$1" && xargs grep -HnE "$INTRIN_RE" <"$tmp/csrc") | sed 's|$| (a CPU intrinsic outside src/arch/)|'
+}
+
+# The CPU macros, as a word: __x86_64__ or __aarch64__ (also inside defined(...) and #ifdef).
+CPU_MACRO_RE='(^|[^A-Za-z0-9_])__(x86_64|aarch64)__([^A-Za-z0-9_]|$)'
+
+# check_cpu_macros ROOT: a CPU macro outside src/arch/ and tests/oracle/<cpu>/.
+check_cpu_macros() {
+	(cd "$1" && find src include tools tests cmake -type f \( -name '*.[chSs]' -o -name '*.sx' -o -name '*.asm' \
+		-o -name '*.inc' -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) 2>/dev/null
+		[ -f CMakeLists.txt ] && echo CMakeLists.txt) | grep -vE '^(src/arch/|tests/oracle/[^/]+/)' |
+		LC_ALL=C sort >"$tmp/macros"
+	[ -s "$tmp/macros" ] || return 0
+	(cd "$1" && xargs grep -HnE "$CPU_MACRO_RE" <"$tmp/macros") |
+		sed 's|$| (a CPU macro outside src/arch/ and tests/oracle/<cpu>/: name a capability there)|'
 }
 
 # check_folders ROOT: the size of every folder of src/ and the README.md of every folder below it.
@@ -105,6 +123,7 @@ check_hidden() {
 check() {
 	{
 		check_cpu "$1"
+		check_cpu_macros "$1"
 		check_folders "$1"
 		check_units "$1"
 		check_hidden "$1"
@@ -131,6 +150,15 @@ scratch() {
 		static inline void fr_arch_id(unsigned *a, unsigned *b, unsigned *c, unsigned *d) { __cpuid(0, *a, *b, *c, *d); }
 	EOF
 	printf '.text\nfr_stub:\n\tret\n' >"$tmp/tree/src/arch/x86_64/stub.S"
+	printf '#if defined(__x86_64__)\n#include "arch/x86_64/cpu.h"\n#elif defined(__aarch64__)\n#endif\n' \
+		>>"$tmp/tree/src/arch/arch.h"
+	mkdir -p "$tmp/tree/tests/oracle/x86_64" "$tmp/tree/tests/oracle/aarch64"
+	printf '#ifdef __x86_64__\n#define FRT_HAS_X 1\n#endif\n' >"$tmp/tree/tests/oracle/x86_64/cpu_test.h"
+	printf '#if defined(__aarch64__) /* arm64 only */\n#endif\n' >"$tmp/tree/tests/oracle/aarch64/cpu_test.h"
+	printf '/* Words that only look like the macros: x86_64, __x86_64, __aarch64__x, my__aarch64__. */\n' \
+		>"$tmp/tree/tests/oracle/rng.c"
+	printf 'int main(void) { return FRT_HAS_X; }\n' >"$tmp/tree/tests/unit/uses_cpu.c"
+	printf 'set(FR_ARCH x86_64)\n' >"$tmp/tree/CMakeLists.txt"
 	cat >"$tmp/tree/src/base/access.h" <<-'EOF'
 		/* The compiler barrier: no instruction, only an order the compiler keeps. */
 		#define FR_BARRIER() __asm__ volatile("" ::: "memory")
@@ -201,6 +229,16 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail_after "a new folder without README.md" src/calib/ append src/calib/calib_math.c ''
 	expect_fail "a prototype in a header without the hidden pragma" src/base/pages.h 'void fr_page_touch(void *p);'
 	expect_fail "an extern object in a header without the hidden pragma" src/base/pages.h 'extern int fr_pages;'
+	expect_fail "__x86_64__ in a generic source" src/math/rawmath.c '#if defined(__x86_64__)'
+	expect_fail "__aarch64__ in a generic header" src/base/pages.h '#ifdef __aarch64__'
+	expect_fail "a CPU macro in a tool" tools/one/one.c '#if !defined(__x86_64__) /* arm64 */'
+	expect_fail "a CPU macro in the public header" include/fastraw.h '#if __aarch64__'
+	expect_fail "a CPU macro in a test" tests/unit/test_cpu.c '#elif defined(__aarch64__)'
+	expect_fail "a CPU macro in a test helper" tests/e2e/harness.c '#if defined(__x86_64__) && 1'
+	expect_fail "a CPU macro in the oracle's shared files" tests/oracle/rng.c '#if defined(__x86_64__)'
+	expect_fail "a CPU macro in an assembly file" tests/e2e/stub.S '#ifdef __x86_64__'
+	expect_fail "a CPU macro in CMake" tests/unit.cmake 'add_compile_definitions(HAVE=__aarch64__)'
+	expect_fail "a CPU macro in the top CMakeLists.txt" CMakeLists.txt 'string(FIND "${X}" "__x86_64__" at)'
 	expect_fail "a suite of no module" tests/unit/test_gone.c 'int main(void) { return 0; }'
 	expect_fail_after "a suite registered under another name" tests/unit/test_rawmath.c \
 		sed -i 's/(rawmath unit/(raw unit/' tests/unit.cmake

@@ -17,7 +17,7 @@
 # In tests/, scripts/, .ci/ and cmake/ too: no ../shared (the kernel matrix may name
 # ../shared/kernels/) and no named document that the tree lacks.
 set -u
-# shellcheck source=tests/arch/selftest.sh
+# shellcheck source=tests/lint/selftest.sh
 . "$(dirname "$0")/selftest.sh"
 
 # Files under the given folders (and plain files), relative to the root, sorted, one a line.
@@ -147,7 +147,7 @@ check_absolute() {
 check() {
 	root=$1
 	files_in src include tools docs man README.md >"$tmp/docs"
-	files_in tests scripts .ci cmake CMakeLists.txt | grep -vx 'tests/arch/check_paths.sh' >"$tmp/rest"
+	files_in tests scripts .ci cmake CMakeLists.txt | grep -vx 'tests/lint/check_paths.sh' >"$tmp/rest"
 	grep -E '\.md$' "$tmp/docs" >"$tmp/md" || true
 	{
 		grep_all nE '\.\./shared' "$tmp/docs" | report "names the workplace's shared folder"
