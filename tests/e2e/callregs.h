@@ -5,7 +5,7 @@
 
 #include <time.h>
 
-/* struct e2e_call, laid out as the CPU's assembly (callregs_<cpu>.c) has it: tests/oracle/<cpu>/callregs_cpu.h. */
+/* struct e2e_call, laid out as the CPU's assembly (tests/oracle/<cpu>/callregs_asm.c) has it: tests/oracle/<cpu>/callregs_cpu.h. */
 #include "callregs_cpu.h"
 
 /*

@@ -4,7 +4,7 @@
 #define FRT_CALLREGS_CPU_H
 
 /*
- * One call; the offsets are the assembly's (callregs_aarch64.c checks them). The assembly
+ * One call; the offsets are the assembly's (callregs_asm.c checks them). The assembly
  * reserves a stretch of its own stack holding two whole 4 KiB blocks and calls with sp at
  * sp_off bytes above the lower block's start ("base"); the slot, when used, lies at slot_off
  * above base, with tag in its top byte. Offsets 0 mean 2048 (sp inside the block) and sp_off

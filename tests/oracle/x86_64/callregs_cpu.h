@@ -3,7 +3,7 @@
 #ifndef FRT_CALLREGS_CPU_H
 #define FRT_CALLREGS_CPU_H
 
-/* One call; the offsets are the assembly's (callregs_x86_64.c checks them). */
+/* One call; the offsets are the assembly's (callregs_asm.c checks them). */
 struct e2e_call {
 	long a[7];      /* in: the system call number, then the six argument registers */
 	long stack7;    /* in: the seventh argument, at 8(%rsp) on entry to syscall() */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe side, x86-64: syscall() called with every register chosen, from assembly, so that nothing the compiler does lies between the values and the call. */
-#include "callregs.h"
+#include "../../e2e/callregs.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe side, aarch64: syscall() called with x0-x8 chosen and x19-x28 holding marks, from assembly, so that nothing the compiler does lies between the values and the call. */
-#include "callregs.h"
+#include "../../e2e/callregs.h"
 
 #include <stddef.h>
 
