@@ -12,7 +12,10 @@ install(TARGETS fastraw EXPORT fastrawTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/fastraw.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT runtime)
-install(TARGETS fastraw-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+# The launcher and the tools when they are built (FASTRAW_BUILD_TOOLS).
+if(TARGET fastraw-launcher)
+  install(TARGETS fastraw-launcher RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()
 foreach(tool fastraw-bench fastraw-latency fastraw-check fastraw-info)
   if(TARGET ${tool})
     install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
@@ -36,7 +39,7 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/fastraw.pc.in ${PROJECT_BINARY_DIR}/fas
 install(FILES ${PROJECT_BINARY_DIR}/fastraw.pc DESTINATION ${fastraw_pcdir} COMPONENT runtime)
 
 # CMake package: find_package(fastraw) gives the imported target fastraw::fastraw. Versions
-# with the same major are compatible, as the SONAME promises (README, "Install").
+# with the same major are compatible, as the SONAME promises (docs/install.md, "ABI").
 set(fastraw_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/fastraw)
 install(EXPORT fastrawTargets NAMESPACE fastraw:: DESTINATION ${fastraw_cmakedir} COMPONENT runtime)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/fastrawConfig.cmake.in

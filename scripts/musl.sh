@@ -49,8 +49,8 @@ if ! { CC=musl-gcc cmake -S "$ROOT" -B "$BUILD" -DFASTRAW_WERROR=ON -DFASTRAW_BU
 	tail -n 40 "$log"
 	fail "the musl build failed (whole log: $log)"
 fi
-grep -q '^FR_LIBC_IS_GLIBC:INTERNAL=$' "$BUILD/CMakeCache.txt" ||
-	fail "the build took musl-gcc for glibc (FR_LIBC_IS_GLIBC in $BUILD/CMakeCache.txt)"
+grep -q '^FASTRAW_LIBC_IS_GLIBC:INTERNAL=$' "$BUILD/CMakeCache.txt" ||
+	fail "the build took musl-gcc for glibc (FASTRAW_LIBC_IS_GLIBC in $BUILD/CMakeCache.txt)"
 lib=$BUILD/libfastraw.so
 exports=$(nm -D --defined-only "$lib" | awk '{print $3}' | LC_ALL=C sort | tr '\n' ' ')
 say "exports: $exports"

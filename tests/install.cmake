@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The install as a user meets it (label install): a relocated prefix used through pkg-config,
-# find_package and LD_PRELOAD; the Debian package; the two packages in both formats; libfastraw built inside another project; the
-# man pages rendered and in step with the code.
+# find_package and LD_PRELOAD; the Debian package; the two packages in both formats; libfastraw
+# built inside a parent project (add_subdirectory and FetchContent); the man pages rendered and
+# in step with the code.
 include(GNUInstallDirs)
 include(${CMAKE_CURRENT_LIST_DIR}/tool_env.cmake)
 get_property(fr_man_pages GLOBAL PROPERTY FASTRAW_MAN_PAGES)
@@ -26,13 +27,19 @@ set(fr_install_env
 # the consumers and the package are checked in normal builds only.
 set(fr_install_cases man_render)
 if(NOT FASTRAW_SANITIZE)
-  list(APPEND fr_install_cases consumers deb subproject)
+  list(APPEND fr_install_cases consumers deb)
 endif()
 foreach(case ${fr_install_cases})
   fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 120
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
     ENV ${fr_install_env})
 endforeach()
+# Two parent projects, each building the library: about a minute on a busy 2-core machine.
+if(NOT FASTRAW_SANITIZE)
+  fr_add_script_test(install_subproject LABELS install SKIP TIMEOUT 300
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/subproject.sh
+    ENV ${fr_install_env})
+endif()
 # Both formats of both packages; the first run also builds the RPM's tree (package-rpm/).
 if(NOT FASTRAW_SANITIZE)
   fr_add_script_test(install_packages LABELS install SKIP TIMEOUT 400

@@ -46,6 +46,15 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_ORDERED_FEATURE                   string literal: the CPU feature the ordered read
  *                                             needs, as the CPU's manuals spell it
  *   FR_ARCH_COUNTER_WORD                      string literal: the counter's short name
+ *   FR_ARCH_TSC_MORE_NAMES                    string literal: the names FASTRAW_TSC's warning
+ *                                             lists after these and "ordered, unordered"
+ *                                             (", rdtscp, lfence, rdtsc" where those x86 names
+ *                                             are not the CPU's own; proc/env.c takes them)
+ *   FR_ARCH_FENCED_LABEL, FR_ARCH_FENCED_WHAT string literals: fastraw-bench's label of the
+ *                                             fenced read and the instructions it names
+ *   FR_ARCH_SHOW_COUNTER_RATE                 0 or 1: fastraw-info prints the counter's rate
+ *   FR_ARCH_UNORDERED_GOAL                    0 or 1: fastraw-bench has per-vendor goals for
+ *                                             the unordered read
  *   void fr_arch_pause(void)                  a spin-wait hint for a retry loop
  *   fr_arch_rmb()                             the seqcount protocol's read barrier (smp_rmb)
  *   void *fr_arch_ifunc_call(void *resolver)  what an IFUNC symbol binds to, the resolver
@@ -54,6 +63,11 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             string literals: the vDSO's clock_gettime and
  *                                             its symbol version
  *   FR_ARCH_NAME, FR_ARCH_ELF_MACHINE         the architecture's name (uname -m) and e_machine
+ *   FR_ARCH_OTHER_CLOCK_INLINE                the attributes of interpose.c's every-clock-but-RAW
+ *                                             path: inline or noinline, whichever leaves the
+ *                                             RAW path shortest on this CPU
+ *   FR_ARCH_PAGE_SECTION(name)                string literal: the section of a static page
+ *                                             buffer (base/pages.h); default below
  *   void fr_arch_inc64(uint64_t *p)           *p += 1 in one instruction: a signal handler on
  *                                             this thread sees it done or not done, never half
  *   long fr_sys6(nr, a..f), fr_sys3(nr, a..c) the system call instruction itself: the kernel's
@@ -80,9 +94,31 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             /proc/cpuinfo flag that vouches for it, and the two
  *                                             reasons printed when a counter is refused
  *
- * Generic code includes this header, the interposers also arch/stubs.h, the tests
- * arch/insn.h; the replaceable probe, fr_cpu_probe, is start-up's (startup/decide.h).
- * src/arch/README.md says what a port provides.
+ *   The kernel's facts of this CPU that generic folders read:
+ *   FR_ARCH_MODE_COUNTER, _COUNTER_ALT, _PVCLOCK, _HVCLOCK, _LAST, FR_ARCH_MODE_NAMES,
+ *   FR_ARCH_MODE_ANY_COUNTER, FR_ARCH_HAS_VCLOCK
+ *                                             the data page's clock_mode numbers and names
+ *                                             (kdata/kdata.h)
+ *   FR_ARCH_DELTA_MASKED                      1: the vDSO's delta is lib/vdso's masked one
+ *                                             (FR_RULES_MASKED); 0: x86's rules
+ *   FR_ARCH_READERS(X)                        X(raw name, now name, rules, field shift, counter
+ *                                             read) for each reader pair the eras need, the
+ *                                             names written out: exact/fastpath.c builds those
+ *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
+ *                                             vsyscall_gtod_data (kdata/gtod.c)
+ *   the era table, arch/<cpu>/eras.h          the definition of fr_eras[], and
+ *                                             FR_ARCH_ERAS_OLD_WHY (why a release before its
+ *                                             first row gets no layout), for kdata/eras.c
+ *                                             alone (through arch/eras.h), which declares them
+ *   sources.cmake                             FR_ARCH_CORE_SOURCES, FR_ARCH_LIB_SOURCES,
+ *                                             FR_ARCH_DEB, FR_ARCH_COMPILE_OPTIONS and the
+ *                                             compiler floor FR_ARCH_CC_MIN_GNU/_Clang, read
+ *                                             by the top-level CMakeLists.txt
+ *
+ * Generic code includes this header, the interposers also arch/stubs.h, kdata/eras.c
+ * arch/eras.h, the tests arch/insn.h; the replaceable probe, fr_cpu_probe, is start-up's
+ * (startup/decide.h). This list is the one authoritative list of what a port provides;
+ * src/arch/README.md and docs/design.md point here.
  */
 
 /*
@@ -122,6 +158,28 @@ void fr_arch_counter_rates(struct fr_arch_rates *out);
 #include "arch/aarch64/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
+#endif
+
+/*
+ * The hooks generic code tests with #if, where a missing one would silently read as 0 and a
+ * port would inherit another CPU's choice: stop the build instead.
+ */
+#if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
+	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
+	!defined(FR_ARCH_SHOW_COUNTER_RATE) || !defined(FR_ARCH_UNORDERED_GOAL) ||             \
+	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)
+#error "libfastraw: src/arch/<cpu>/ leaves out a hook that arch/arch.h lists"
+#endif
+
+/*
+ * Defaults, Linux's #ifndef pattern, only where the default is right on every CPU.
+ * FR_ARCH_PAGE_SECTION: a named .bss section is zeroed anonymous memory on every ELF target, as
+ * MADV_WIPEONFORK needs (a section the compiler does not know as zeroed would be PROGBITS,
+ * file-backed pages on which it fails); x86-64 moves the buffers to its .lbss only to spare the
+ * .data page a fault.
+ */
+#ifndef FR_ARCH_PAGE_SECTION
+#define FR_ARCH_PAGE_SECTION(name) ".bss.fr_page." #name
 #endif
 #pragma GCC visibility push(hidden)
 

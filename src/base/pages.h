@@ -5,28 +5,20 @@
 
 #include <stdint.h>
 
+#include "arch/arch.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
 /*
  * Defines a static zeroed buffer of size bytes plus one page, for fr_page_up to align at run
- * time, kept in .lbss (zeroed like .bss, placed after it). A page-aligned or large object inside
- * .bss would page-align or spread the library's whole .bss, and the state start-up writes would
- * no longer share the .data page: a page fault more in every process, whether the buffer is
- * ever used or not.
- */
-#if defined(__x86_64__)
-#define FR_PAGE_BUFFER(name, size) \
-	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(".lbss." #name)))
-#else
-/*
- * .lbss is x86-64's (its large data model): elsewhere the compiler would make the section
- * PROGBITS, zeros in the file and file-backed pages, on which MADV_WIPEONFORK fails. Plain
- * .bss there, anonymous memory like any other.
+ * time, in the section the architecture names (FR_ARCH_PAGE_SECTION, arch/arch.h). A
+ * page-aligned or large object inside .bss would page-align or spread the library's whole .bss,
+ * and the state start-up writes would no longer share the .data page: a page fault more in every
+ * process, whether the buffer is ever used or not; x86-64 avoids that with .lbss.
  */
 #define FR_PAGE_BUFFER(name, size) \
-	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(".bss.fr_page." #name)))
-#endif
+	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(FR_ARCH_PAGE_SECTION(name))))
 
 /* The first page boundary at or after p. */
 static inline void *fr_page_up(void *p)

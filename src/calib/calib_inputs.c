@@ -2,30 +2,11 @@
 /* Calibrated mode's start-up inputs (declared in calib_source.h): the eligibility facts from sysfs and /proc, and the seed rate. */
 #include "calib/calib_source.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "kdata/gtod.h"
 #include "kdata/kdata.h"
 #include "exact/fastpath.h"
 #include "proc/maps.h"
-
-/* Reads a small file into buf (NUL-terminated); 0 or -1. Plain system calls: no stdio. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while (got + 1 < len && ((n = read(fd, buf + got, len - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
-		got += n > 0 ? (size_t)n : 0;
-	close(fd);
-	buf[got] = '\0';
-	return got ? 0 : -1;
-}
+#include "proc/readfile.h"
 
 /*
  * The pre-5.3 gtod page of this kernel: 0 and *g filled, or -1 (5.3+, 3.10's fixed address,
@@ -56,10 +37,10 @@ const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_g
 	int a, c, l, kernel_counter = g ? g->tsc : -1;
 
 	/* kernel_counter: the kernel's own verdict, its vDSO reads the TSC only while its clocksource is the TSC. */
-	a = read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
+	a = fr_file_read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
 		       sizeof(avail));
-	c = read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
-	l = read_small("/proc/cmdline", cmdline, sizeof(cmdline));
+	c = fr_file_read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
+	l = fr_file_read_small("/proc/cmdline", cmdline, sizeof(cmdline));
 	return fr_cal_seed_eligible(cpu, kernel_counter, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
 }
 

@@ -4,52 +4,14 @@
 #include "elf/early.h"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <stdint.h>
-#include <sys/syscall.h>
 
 #include "elf/elfsym.h"
-#include "arch/arch.h"
+#include "arch/auxv.h"
 #include "base/libc.h"
 #include "proc/readable.h"
 
 void *const fr_self_ref = (void *)&fr_self_ref;
-
-#define PR_GET_AUXV_ 0x41555856L /* Linux 6.4 */
-#define AUXV_WORDS 128
-
-/* The auxiliary vector into v (AUXV_WORDS words), the number of bytes read, or <= 0. */
-static long read_auxv(unsigned long *v)
-{
-	static const char path[] = "/proc/self/auxv";
-	long fd, n, got = 0;
-
-	n = fr_sys3(SYS_prctl, PR_GET_AUXV_, (long)v, AUXV_WORDS * sizeof(*v));
-	if (n > 0)
-		return n > (long)(AUXV_WORDS * sizeof(*v)) ? (long)(AUXV_WORDS * sizeof(*v)) : n;
-	fd = fr_sys3(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	while (got < (long)(AUXV_WORDS * sizeof(*v))) {
-		n = fr_sys3(SYS_read, fd, (long)((char *)v + got), AUXV_WORDS * sizeof(*v) - got);
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	fr_sys3(SYS_close, fd, 0, 0);
-	return got;
-}
-
-static unsigned long auxv_get(const unsigned long *v, long bytes, unsigned long type)
-{
-	for (long i = 0; i + 1 < bytes / (long)sizeof(*v); i += 2) {
-		if (v[i] == AT_NULL)
-			break;
-		if (v[i] == type)
-			return v[i + 1];
-	}
-	return 0;
-}
 
 #if FR_LIBC_GLIBC
 /*
@@ -83,7 +45,7 @@ static const struct r_debug *early;
 
 const struct r_debug *fr_rdebug(void)
 {
-	unsigned long v[AUXV_WORDS];
+	unsigned long v[FR_AUXV_WORDS];
 	uintptr_t base;
 	long n;
 
@@ -91,7 +53,7 @@ const struct r_debug *fr_rdebug(void)
 		return &_r_debug;
 	if (early)
 		return early;
-	n = read_auxv(v);
+	n = fr_auxv_read(v, sizeof(v));
 	if (n <= 0)
 		return NULL;
 	/*
@@ -99,9 +61,9 @@ const struct r_debug *fr_rdebug(void)
 	 * interpreter, so AT_BASE is 0, and what it mapped is ld.so itself, whose program headers
 	 * (AT_PHDR) follow its ELF header in its first page. from_interpreter checks either.
 	 */
-	base = auxv_get(v, n, AT_BASE);
+	base = fr_auxv_find(v, n, AT_BASE);
 	if (!base)
-		base = auxv_get(v, n, AT_PHDR) & ~(uintptr_t)4095;
+		base = fr_auxv_find(v, n, AT_PHDR) & ~(uintptr_t)4095;
 	early = from_interpreter(base);
 	return early;
 }
@@ -116,8 +78,8 @@ extern struct r_debug *_dl_debug_addr __attribute__((weak));
 /* The program's DT_DEBUG value, from its program headers (AT_PHDR, AT_PHNUM); NULL if none. */
 static const struct r_debug *from_program(void)
 {
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)fr_early_auxval(AT_PHDR);
-	unsigned long phnum = fr_early_auxval(AT_PHNUM);
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)fr_auxval_raw(AT_PHDR);
+	unsigned long phnum = fr_auxval_raw(AT_PHNUM);
 	uintptr_t bias = 0;
 	const ElfW(Dyn) *dyn = NULL;
 
@@ -157,11 +119,3 @@ const struct r_debug *fr_rdebug(void)
 	return r;
 }
 #endif
-
-unsigned long fr_early_auxval(unsigned long type)
-{
-	unsigned long v[AUXV_WORDS];
-	long n = read_auxv(v);
-
-	return n > 0 ? auxv_get(v, n, type) : 0;
-}

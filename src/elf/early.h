@@ -26,18 +26,10 @@ static inline int fr_relocated(void)
 /*
  * The loader's r_debug (the head of its list of objects): through the GOT once relocated; before
  * that, found as the dynamic linker's exported _r_debug, from AT_BASE in the auxiliary vector the
- * kernel gives (prctl(PR_GET_AUXV), else /proc/self/auxv, by raw system calls). NULL if neither
- * works. Touches no errno, calls no libc function, allocates nothing.
+ * kernel gives (prctl(PR_GET_AUXV), else /proc/self/auxv, by raw system calls: arch/auxv.h). NULL if
+ * neither works. Touches no errno, calls no libc function, allocates nothing.
  */
 const struct r_debug *fr_rdebug(void);
-
-/*
- * The kernel's auxiliary vector entry for type (0 if none), read by raw system calls: the last
- * resort before relocation when not even libc's getauxval can be found. glibc's own answers
- * differ for AT_HWCAP and AT_HWCAP2 on some CPUs (it keeps its loader's view), so this is never
- * the first choice.
- */
-unsigned long fr_early_auxval(unsigned long type);
 
 #pragma GCC visibility pop
 

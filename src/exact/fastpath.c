@@ -26,21 +26,15 @@ int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, s
 	return fr_raw_read_general(&r, r.rules, ts);
 }
 
-static int general_with(const struct fr_kdata *kd, fr_counter_fn counter, void *ts)
-{
-	return fr_raw_read_general_with(kd, counter, ts);
-}
-
+/* With no general reading in r, the fast one hands its fallback back here, with kd and counter. */
 int fr_raw_read_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
 {
-	const struct fr_read r = { .kd = kd,
-				   .rules = kd->lay->rules,
-				   .fs = kd->lay->field_shift,
-				   .counter = counter,
-				   .general = general_with,
-				   .emit = fr_emit_ts };
+	const struct fr_read r = {
+		.kd = kd, .rules = kd->lay->rules, .fs = kd->lay->field_shift, .counter = counter, .emit = fr_emit_ts
+	};
+	int ret = fr_raw_read_fast(&r, ts);
 
-	return fr_raw_read_fast(&r, ts);
+	return ret == FR_GENERAL ? fr_raw_read_general_with(kd, counter, ts) : ret;
 }
 
 fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
@@ -52,110 +46,85 @@ fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 struct fr_kdata fr_kd;
 
 /*
- * An instance answers in libc's convention; its general path, out of line, ignores the counter
- * argument (its own read is inlined) and passes the call through when it cannot answer. Its
- * twin now_* gives the same reading as one integer of nanoseconds (fastraw_now_ns).
+ * One reader pair: raw answers in libc's convention and its general path, out of line
+ * (raw_general), passes the call through when it cannot answer; now gives the same reading as
+ * one integer of nanoseconds (fastraw_now_ns), -1 where raw would pass. The names are written
+ * out in full below, so that a name perf or gdb shows is found by grep; the general paths are
+ * the same names with _general appended.
  */
-/* Which counter read is the unordered one, for FR_INSTANCE's ctr argument. */
+#define FR_READERS(raw, now, rules_, fs_, ctr)                                                          \
+	static __attribute__((noinline, cold)) int raw##_general(void *ts)                                \
+	{                                                                                                 \
+		const struct fr_read r = { .kd = &fr_kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr,   \
+					   .unordered = FR_UNORDERED_##ctr };                             \
+                                                                                                          \
+		if (fr_raw_read_general(&r, rules_, ts) == FR_OK)                                         \
+			return 0;                                                                         \
+		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                           \
+	}                                                                                                 \
+	static int raw(struct timespec *ts)                                                               \
+	{                                                                                                 \
+		const struct fr_read r = { .kd = &fr_kd,                                                  \
+					   .rules = rules_,                                               \
+					   .fs = fs_,                                                     \
+					   .counter = ctr_##ctr,                                          \
+					   .general = raw##_general,                                      \
+					   .emit = fr_emit_ts,                                            \
+					   .unordered = FR_UNORDERED_##ctr };                             \
+                                                                                                          \
+		return fr_raw_read_fast(&r, ts);                                                          \
+	}                                                                                                 \
+	static __attribute__((noinline, cold)) int now##_general(void *ns)                                \
+	{                                                                                                 \
+		struct timespec ts;                                                                       \
+		int ret = raw##_general(&ts);                                                             \
+                                                                                                          \
+		*(int64_t *)ns = ret ? -1 : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;                 \
+		return ret;                                                                               \
+	}                                                                                                 \
+	static int64_t now(void)                                                                          \
+	{                                                                                                 \
+		const struct fr_read r = { .kd = &fr_kd,                                                  \
+					   .rules = rules_,                                               \
+					   .fs = fs_,                                                     \
+					   .counter = ctr_##ctr,                                          \
+					   .general = now##_general,                                      \
+					   .emit = fr_emit_ns,                                            \
+					   .unordered = FR_UNORDERED_##ctr };                             \
+		int64_t ns;                                                                               \
+                                                                                                          \
+		fr_raw_read_fast(&r, &ns);                                                                \
+		return ns;                                                                                \
+	}
+
+/* Which counter read is the unordered one, for FR_READERS's ctr argument. */
 #define FR_UNORDERED_unordered 1
 #define FR_UNORDERED_fenced 0
 #define FR_UNORDERED_ordered 0
 
-#define FR_INSTANCE(rules_, fs_, ctr)                                                                 \
-	static __attribute__((noinline, cold)) int general_##rules_##_##ctr(                        \
-		const struct fr_kdata *kd, fr_counter_fn counter, void *ts)                           \
-	{                                                                                             \
-		const struct fr_read r = { .kd = kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr,   \
-					   .unordered = FR_UNORDERED_##ctr };                         \
-                                                                                                      \
-		if (fr_raw_read_general(&r, rules_, ts) == FR_OK)                                             \
-			return 0;                                                                     \
-		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                       \
-	}                                                                                             \
-	static int raw_##rules_##_##ctr(struct timespec *ts)                                          \
-	{                                                                                             \
-		const struct fr_read r = { .kd = &fr_kd,                                              \
-					   .rules = rules_,                                           \
-					   .fs = fs_,                                                 \
-					   .counter = ctr_##ctr,                                      \
-					   .general = general_##rules_##_##ctr,                       \
-					   .emit = fr_emit_ts,                                        \
-					   .unordered = FR_UNORDERED_##ctr };                         \
-                                                                                                      \
-		return fr_raw_read_fast(&r, ts);                                                      \
-	}                                                                                             \
-	static __attribute__((noinline, cold)) int general_ns_##rules_##_##ctr(                     \
-		const struct fr_kdata *kd, fr_counter_fn counter, void *ns)                           \
-	{                                                                                             \
-		struct timespec ts;                                                                   \
-		int ret = general_##rules_##_##ctr(kd, counter, &ts);                                 \
-                                                                                                      \
-		*(int64_t *)ns = ret ? -1 : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;             \
-		return ret;                                                                           \
-	}                                                                                             \
-	static int64_t now_##rules_##_##ctr(void)                                                     \
-	{                                                                                             \
-		const struct fr_read r = { .kd = &fr_kd,                                              \
-					   .rules = rules_,                                           \
-					   .fs = fs_,                                                 \
-					   .counter = ctr_##ctr,                                      \
-					   .general = general_ns_##rules_##_##ctr,                    \
-					   .emit = fr_emit_ns,                                        \
-					   .unordered = FR_UNORDERED_##ctr };                         \
-		int64_t ns;                                                                           \
-                                                                                                      \
-		fr_raw_read_fast(&r, &ns);                                                            \
-		return ns;                                                                            \
-	}
-
-#define FR_INSTANCES(rules_, fs_)           \
-	FR_INSTANCE(rules_, fs_, unordered) \
-	FR_INSTANCE(rules_, fs_, fenced)    \
-	FR_INSTANCE(rules_, fs_, ordered)
-
-/* One row of the tables below: an era's rules with each counter read. */
-#define FR_ROW(pre, rules_)                                                                      \
-	[rules_] = { [FR_CTR_ORDERED] = pre##rules_##_ordered, [FR_CTR_FENCED] = pre##rules_##_fenced, \
-		     [FR_CTR_UNORDERED] = pre##rules_##_unordered }
+/* The index of a counter read in the tables below, for FR_ARCH_READERS's ctr argument. */
+#define FR_CTR_INDEX_ordered FR_CTR_ORDERED
+#define FR_CTR_INDEX_fenced FR_CTR_FENCED
+#define FR_CTR_INDEX_unordered FR_CTR_UNORDERED
 
 /*
- * Each architecture builds only its own rules: x86's three eras, or the generic masked delta.
- * Indexed by [rules][counter mode]; each era's rules go with its own field shift (kdata eras).
+ * Each architecture builds only its own readers, those its eras use, each with the field shift
+ * its eras have (FR_ARCH_READERS, arch/<cpu>/abi.h, where every name is written out): x86's
+ * three rules, or the generic masked delta. Indexed by [rules][counter mode].
  */
-#if FR_ARCH_DELTA_MASKED
-FR_INSTANCES(FR_RULES_MASKED, 0)
+FR_ARCH_READERS(FR_READERS)
 
-static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(raw_, FR_RULES_MASKED) };
-static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ROW(now_, FR_RULES_MASKED) };
+#define FR_CELL_RAW(raw, now, rules_, fs_, ctr) [rules_][FR_CTR_INDEX_##ctr] = raw,
+#define FR_CELL_NOW(raw, now, rules_, fs_, ctr) [rules_][FR_CTR_INDEX_##ctr] = now,
+static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_RAW) };
+static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_NOW) };
 
-/* The masked rule has no max_cycles: only field shift 0 pairs with it. */
+/* The readers bake in their rules' field shift (max_cycles from 6.10): any other pairing is refused. */
+#define FR_PAIRING(raw, now, rules_, fs_, ctr) || (lay->rules == (rules_) && lay->field_shift == (fs_))
 static int pairing_ok(const struct fr_layout *lay)
 {
-	return lay->rules == FR_RULES_MASKED && lay->field_shift == 0;
+	return 0 FR_ARCH_READERS(FR_PAIRING);
 }
-#else
-FR_INSTANCES(FR_RULES_5_3, 0)
-FR_INSTANCES(FR_RULES_6_5, 0)
-FR_INSTANCES(FR_RULES_6_10, 8)
-
-static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = {
-	FR_ROW(raw_, FR_RULES_5_3),
-	FR_ROW(raw_, FR_RULES_6_5),
-	FR_ROW(raw_, FR_RULES_6_10),
-};
-
-static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = {
-	FR_ROW(now_, FR_RULES_5_3),
-	FR_ROW(now_, FR_RULES_6_5),
-	FR_ROW(now_, FR_RULES_6_10),
-};
-
-/* The instances bake in max_cycles exactly for the 6.10+ rules; any other pairing is refused. */
-static int pairing_ok(const struct fr_layout *lay)
-{
-	return lay->rules != FR_RULES_MASKED && (lay->rules == FR_RULES_6_10) == (lay->field_shift == 8);
-}
-#endif
 
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {

@@ -21,8 +21,14 @@ typedef uint64_t (*fr_counter_fn)(void);
 /* Where a fast reading goes: (sec, unnormalised ns) into a timespec, or one integer of nanoseconds. */
 typedef void (*fr_emit_fn)(void *dst, uint64_t sec, uint64_t ns);
 
-/* The out-of-line general reading a fast reading falls back to; dst is what the emitter writes. */
-typedef int (*fr_general_fn)(const struct fr_kdata *kd, fr_counter_fn counter, void *dst);
+/*
+ * The out-of-line general reading a fast reading falls back to; dst is what the emitter writes.
+ * An instance's own knows its pages and its counter read, so it takes nothing else.
+ */
+typedef int (*fr_general_fn)(void *dst);
+
+/* A fast reading's answer when r has no general reading: its caller runs one (fr_raw_read_with). */
+enum { FR_GENERAL = FR_PASS + 1 };
 
 /*
  * One instance of the reading, as the kernel's vDSO code is one instance per clock: every
@@ -33,10 +39,42 @@ struct fr_read {
 	enum fr_rules rules;
 	uint32_t fs;           /* the era's field shift: 8 where max_cycles precedes the fields */
 	fr_counter_fn counter; /* NULL: convert a given counter value instead of reading one */
-	fr_general_fn general; /* what a fast reading falls back to (unused by the general one) */
+	fr_general_fn general; /* what a fast reading falls back to, NULL: FR_GENERAL (unused by the general one) */
 	fr_emit_fn emit;       /* where a fast reading puts its answer (unused by the general one) */
 	int unordered;         /* counter is the unordered read (FR_CTR_UNORDERED): see fr_masked_behind */
 };
+
+/* The CS_RAW entry's base time (sec, then nsec); on a time namespace's page, its offsets. */
+static inline __attribute__((always_inline)) const volatile uint8_t *fr_raw_basetime(const volatile uint8_t *entry,
+										     uint32_t fs)
+{
+	return entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+}
+
+/*
+ * Whether entry, seen with an odd seq, is a time namespace's page (seq 1 and the marker mode)
+ * rather than a writer at work: then its offsets, which never change, into *off_sec and
+ * *off_nsec; the real data is on kd->raw_ns, with its own seqcount.
+ */
+static inline __attribute__((always_inline)) int fr_timens_offsets(const struct fr_kdata *kd,
+								   const volatile uint8_t *entry, uint32_t fs,
+								   uint64_t *off_sec, uint64_t *off_nsec)
+{
+	const volatile uint8_t *off;
+
+	if (!kd->raw_ns || FR_LD32(entry + FR_OFF_MODE) != kd->lay->timens_mode)
+		return 0;
+	off = fr_raw_basetime(entry, fs);
+	*off_sec = FR_LD64(off);
+	*off_nsec = FR_LD64(off + 8);
+	return 1;
+}
+
+/* What a fast reading does when it cannot answer: the instance's general reading, or FR_GENERAL. */
+static inline __attribute__((always_inline)) int fr_fall_back(const struct fr_read *r, void *dst)
+{
+	return r->general ? r->general(dst) : FR_GENERAL;
+}
 
 /*
  * Under the masked rule, whether a counter value lies behind cycle_last (its masked delta in the
@@ -179,18 +217,15 @@ fr_raw_snapshot(const struct fr_read *r, uint64_t tick, uint64_t *cycles, struct
 
 	*off_sec = *off_nsec = 0;
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		const volatile uint8_t *base = entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+		const volatile uint8_t *base = fr_raw_basetime(entry, fs);
 		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 
 		if (FR_UNLIKELY(seq & 1)) {
 			/*
-			 * Odd: a writer is at work, or this is a time-namespace page (seq 1 and the
-			 * marker mode), so fr_seq_begin's wait does not fit here. The namespace
-			 * offsets never change; the real data is on another page with its own seqcount.
+			 * Odd: a writer is at work, or this is a time-namespace page, so
+			 * fr_seq_begin's wait does not fit here.
 			 */
-			if (!in_ns && kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
-				*off_sec = FR_LD64(base);
-				*off_nsec = FR_LD64(base + 8);
+			if (!in_ns && fr_timens_offsets(kd, entry, fs, off_sec, off_nsec)) {
 				entry = kd->raw_ns;
 				in_ns = 1;
 				continue;
@@ -276,7 +311,7 @@ static inline __attribute__((always_inline)) void
 fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fast_fields *f)
 {
 	const volatile uint8_t *entry = w->entry;
-	const volatile uint8_t *base = entry + FR_OFF_BASETIME + r->fs + 16 * FR_CLOCK_RAW_ID;
+	const volatile uint8_t *base = fr_raw_basetime(entry, r->fs);
 
 #if FR_ARCH_DELTA_MASKED
 	/*
@@ -334,6 +369,13 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 	int32_t mode = (int32_t)FR_LD32(entry + FR_OFF_MODE);
 	struct fr_fast_fields f;
 
+	/*
+	 * pvclock first, on the fall-through: kvm-clock is where this path gains on the vDSO (its
+	 * goal, 0.87x of the vDSO, is the tightest: docs/performance.md), so it gets the straight
+	 * line. The counter mode pays one compare and a predicted taken branch (e2e_steps counts
+	 * them), small beside the ordered or fenced counter read it goes on to. Without vclocks
+	 * (FR_ARCH_HAS_VCLOCK 0) this test is a constant and folds away.
+	 */
 	if (FR_LIKELY(fr_mode_is_pvclock(mode))) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */
 		const volatile uint8_t *pv = kd->pv_fast;
@@ -350,18 +392,18 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
 		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) || f.mult != 1ull << (f.shift & 63) ||
 				pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != w->seq))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 		delta -= tsc_timestamp;
 		/* Below the timestamp mainline wraps and vendor kernels clamp: the general path passes. */
 		if (FR_UNLIKELY((int64_t)delta < 0))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 		scaled = fr_mul_u64_u32_shr32(delta >> (-pshift & 63), mul);
 		since_last = system_time - f.cycle_last;
 		if (FR_UNLIKELY(since_last + scaled > f.lim))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 		r->emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + w->off_nsec + scaled);
 		return FR_OK;
 	}
@@ -378,7 +420,7 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		c = r->counter();
 		fr_fast_fields(r, w, &f);
 		if (FR_UNLIKELY(fr_seq_retry(entry + FR_OFF_SEQ, w->seq)))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 #if FR_ARCH_DELTA_MASKED
 		d = (c - f.cycle_last) & f.mask;
 		if (r->unordered && FR_UNLIKELY(fr_masked_behind(d, f.mask)))
@@ -388,13 +430,13 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 #else
 		d = c - f.cycle_last;
 		if (FR_UNLIKELY(d > f.lim || (f.base_nsec | f.cycle_last) >> 62))
-			return r->general(kd, r->counter, dst);
+			return fr_fall_back(r, dst);
 		r->emit(dst, f.sec, ((d * f.mult + f.base_nsec) >> f.shift) + w->off_nsec);
 		return FR_OK;
 #endif
 	}
 	/* hvclock (Hyper-V, rare and multiply-bound anyway), none, unknown: the general path decides. */
-	return r->general(kd, r->counter, dst);
+	return fr_fall_back(r, dst);
 }
 
 /* The fast reading: page 0, or a time namespace's real page with its offsets. */
@@ -403,16 +445,14 @@ static inline __attribute__((always_inline)) int fr_raw_read_fast(const struct f
 	const struct fr_kdata *kd = r->kd;
 	const volatile uint8_t *entry = kd->raw0;
 	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
+	uint64_t off_sec, off_nsec;
 
 	if (FR_LIKELY(!(seq & 1))) {
 		FR_BARRIER();
 		return fr_fast_entry(r, &(const struct fr_window){ .entry = entry, .seq = seq }, dst);
 	}
-	/* Odd: a writer at work, or a namespace page (seq 1 and the marker); its offsets never change. */
-	if (kd->raw_ns && FR_LD32(entry + FR_OFF_MODE) == kd->lay->timens_mode) {
-		const volatile uint8_t *off = entry + FR_OFF_BASETIME + r->fs + 16 * FR_CLOCK_RAW_ID;
-		uint64_t off_sec = FR_LD64(off), off_nsec = FR_LD64(off + 8);
-
+	/* Odd: a writer at work, or a namespace page. */
+	if (fr_timens_offsets(kd, entry, r->fs, &off_sec, &off_nsec)) {
 		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
 		if (FR_LIKELY(!(seq & 1))) {
 			FR_BARRIER();
@@ -422,7 +462,7 @@ static inline __attribute__((always_inline)) int fr_raw_read_fast(const struct f
 					     dst);
 		}
 	}
-	return r->general(kd, r->counter, dst);
+	return fr_fall_back(r, dst);
 }
 
 /* The fast reading with any counter and the layout's own rules, not inlined: for tests and tools. */

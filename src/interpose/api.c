@@ -13,8 +13,7 @@
 #include "passthru/copies.h"
 #include "arch/arch.h"
 #include "elf/early.h"
-
-#define FR_EXPORT __attribute__((visibility("default")))
+#include "base/export.h"
 
 /* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. */
 static int64_t now_pass(void)

@@ -8,8 +8,7 @@
 #include "startup/runtime.h"
 #include "elf/early.h"
 #include "report/stats.h"
-
-#define FR_EXPORT __attribute__((visibility("default")))
+#include "base/export.h"
 
 /*
  * A NULL timespec, off the hot path. libc's own clock_gettime would hand NULL to the vDSO, which
@@ -32,17 +31,10 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
 }
 
 /*
- * Every clock but RAW. On arm64 it is out of line: inline, the compiler keeps clk and ts in
- * other registers for it on entry, moves the RAW path pays too (measured by single-stepping,
- * docs/performance.md). x86-64's code needs no such moves, and there the pass-through keeps
- * its shortest form inline.
+ * Every clock but RAW, inline or out of line as the architecture's code for the RAW path is
+ * shortest (FR_ARCH_OTHER_CLOCK_INLINE, measured per CPU by single-stepping, docs/performance.md).
  */
-#if defined(__x86_64__)
-#define FR_OTHER_CLOCK_INLINE inline __attribute__((always_inline))
-#else
-#define FR_OTHER_CLOCK_INLINE __attribute__((noinline))
-#endif
-static FR_OTHER_CLOCK_INLINE int other_clock(clockid_t clk, struct timespec *ts)
+static FR_ARCH_OTHER_CLOCK_INLINE int other_clock(clockid_t clk, struct timespec *ts)
 {
 	fr_clock_fn pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
 

@@ -8,6 +8,7 @@
 
 #include "arch/arch.h"
 #include "arch/stubs.h"
+#include "arch/auxv.h"
 #include "interpose/prime.h"
 #include "interpose/shadow.h"
 #include "startup/runtime.h"
@@ -17,8 +18,7 @@
 #include "elf/nextsym.h"
 #include "elf/vdso_elf.h"
 #include "report/log.h"
-
-#define FR_EXPORT __attribute__((visibility("default")))
+#include "base/export.h"
 
 /*
  * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT, to pick the
@@ -259,7 +259,7 @@ static unsigned long fr_getauxval(unsigned long type)
 
 	/* Before relocation: the next one's answer as it is (errno is out of reach, no shadow). */
 	if (!fr_relocated())
-		return next ? next(type) : fr_early_auxval(type);
+		return next ? next(type) : fr_auxval_raw(type);
 	if (!next) {
 		errno = ENOENT;
 		return 0;

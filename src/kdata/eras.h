@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The era table of this build's architecture (kdata/eras_<cpu>.c): each layout with the first release it holds for. */
+/* The era table of this build's architecture (rows in arch/<cpu>/eras.h, kdata/eras.c): each layout with the first release it holds for. */
 #ifndef FR_KDATA_ERAS_H
 #define FR_KDATA_ERAS_H
 

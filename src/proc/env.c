@@ -75,12 +75,7 @@ static const struct tsc_alias {
 
 #define FR_TSC_ACCEPTED                                                                                       \
 	FR_ARCH_COUNTER_NAME_ORDERED ", " FR_ARCH_COUNTER_NAME_FENCED ", " FR_ARCH_COUNTER_NAME_UNORDERED \
-	", ordered, unordered" FR_TSC_X86_NAMES
-#if defined(__x86_64__)
-#define FR_TSC_X86_NAMES ""
-#else
-#define FR_TSC_X86_NAMES ", rdtscp, lfence, rdtsc"
-#endif
+	", ordered, unordered" FR_ARCH_TSC_MORE_NAMES
 
 static void parse_tsc(struct fr_env *out, const char *value)
 {

@@ -3,10 +3,9 @@
 #define _GNU_SOURCE
 #include "proc/maps.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "proc/readfile.h"
 
 static uintptr_t parse_hex(const char *s, const char *end)
 {
@@ -101,55 +100,48 @@ static void merge(struct fr_maps *out, const char *text, size_t len)
 	}
 }
 
+/* Where a reading of the maps file is: what it found, and whether it is inside an overlong line. */
+struct maps_reading {
+	struct fr_maps *out;
+	size_t size;
+	int skipping;
+};
+
+/* fr_file_read's take: merges the whole lines read, keeps a partial one, drops an overlong one. */
+static long take_lines(void *ctx, char *buf, size_t have, int end)
+{
+	struct maps_reading *r = ctx;
+	size_t off = 0;
+	char *nl;
+
+	if (end) {
+		if (!r->skipping)
+			merge(r->out, buf, have);
+		return (long)have;
+	}
+	if (r->skipping) {
+		/* The rest of an overlong line: drop it up to its newline. */
+		nl = memchr(buf, '\n', have);
+		if (!nl)
+			return (long)have;
+		r->skipping = 0;
+		off = (size_t)(nl - buf) + 1;
+	}
+	nl = memrchr(buf + off, '\n', have - off);
+	if (!nl) {
+		/* A line longer than the buffer: no special mapping has one, skip it whole. */
+		r->skipping = have - off == r->size;
+		return (long)(r->skipping ? have : off);
+	}
+	merge(r->out, buf + off, (size_t)(nl - buf) + 1 - off);
+	return (long)(nl - buf) + 1;
+}
+
 int fr_maps_read(struct fr_maps *out)
 {
 	char buf[2048];
-	size_t have = 0;
-	int saved = errno, fd, rc = 0, skipping = 0;
+	struct maps_reading r = { out, sizeof(buf), 0 };
 
 	memset(out, 0, sizeof(*out));
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		errno = saved;
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - have);
-		char *nl;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -1 : 0;
-			if (!skipping)
-				merge(out, buf, have);
-			break;
-		}
-		have += (size_t)n;
-		if (skipping) {
-			/* The rest of an overlong line: drop it up to its newline. */
-			nl = memchr(buf, '\n', have);
-			if (!nl) {
-				have = 0;
-				continue;
-			}
-			skipping = 0;
-			have -= (size_t)(nl - buf) + 1;
-			memmove(buf, nl + 1, have);
-		}
-		nl = memrchr(buf, '\n', have);
-		if (!nl) {
-			/* A line longer than the buffer: no special mapping has one, skip it whole. */
-			skipping = have == sizeof(buf);
-			if (skipping)
-				have = 0;
-			continue;
-		}
-		merge(out, buf, (size_t)(nl - buf) + 1);
-		have -= (size_t)(nl - buf) + 1;
-		memmove(buf, nl + 1, have);
-	}
-	close(fd);
-	errno = saved;
-	return rc;
+	return fr_file_read("/proc/self/maps", buf, sizeof(buf), take_lines, &r);
 }

@@ -18,7 +18,7 @@ add_dependencies(fastraw-launcher fastraw)
 
 # Linked statically, the launcher runs on any glibc (an executable linked dynamically here needs
 # this machine's __libc_start_main@GLIBC_2.34) and goes with the library to the systems it serves
-# (the glibc floor, README). It calls nothing that a static glibc has to load at run time (no NSS,
+# (docs/install.md, "The glibc floor"). It calls nothing that a static glibc has to load at run time (no NSS,
 # iconv or dlopen). A sanitizer build links its runtime dynamically, and a toolchain without libc.a
 # cannot link statically: the launcher stays dynamic there, and tests/floor says why.
 include(CheckCSourceCompiles)

@@ -42,10 +42,25 @@
 #define FR_ARCH_MODE_ANY_COUNTER 1
 /* No vclock pages below the data page (x86's pvclock and Hyper-V pages have no arm64 kin). */
 #define FR_ARCH_HAS_VCLOCK 0
-/* The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here). */
+/*
+ * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
+ * rule in every era, no max_cycles before the fields (field shift 0). FR_ARCH_READERS: one reader
+ * pair per counter read, under the names perf and gdb show (exact/fastpath.c defines them).
+ */
 #define FR_ARCH_DELTA_MASKED 1
+#define FR_ARCH_READERS(X)                                                       \
+	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
+	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
+	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
 /* arm64 never had the pre-generic x86 vsyscall_gtod_data layout. */
 #define FR_ARCH_HAS_GTOD 0
+
+/*
+ * Every clock but RAW in interpose.c: out of line, since inline the compiler keeps clk and ts in
+ * other registers for it on entry, moves the RAW path pays too (measured by single-stepping,
+ * docs/performance.md).
+ */
+#define FR_ARCH_OTHER_CLOCK_INLINE __attribute__((noinline))
 
 /*
  * What glibc's aarch64 loader passes an IFUNC resolver (sysdeps/aarch64/dl-irel.h): the hwcaps
@@ -64,11 +79,11 @@ struct fr_arch_ifunc_arg {
 /*
  * What an IFUNC symbol binds to, the resolver called as glibc's loader calls it. The chain walk
  * may resolve one before this object is relocated, so the hwcaps the loader used come from the
- * auxiliary vector by raw system calls (arch/aarch64/cpu.h), never through libc's GOT entry.
+ * auxiliary vector by raw system calls (arch/auxv.h), never through libc's GOT entry.
  */
 static inline void *fr_arch_ifunc_call(void *resolver)
 {
-	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_a64_auxval_raw(AT_HWCAP), fr_a64_auxval_raw(AT_HWCAP2) };
+	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_auxval_raw(AT_HWCAP), fr_auxval_raw(AT_HWCAP2) };
 
 	return ((void *(*)(uint64_t, const struct fr_arch_ifunc_arg *))resolver)(arg.hwcap | FR_ARCH_IFUNC_ARG_HWCAP,
 										   &arg);

@@ -15,6 +15,18 @@
 /* FEAT_ECV (ID_AA64MMFR0_EL1.ECV >= 1), which the kernel reports as HWCAP2_ECV */
 #define FR_ARCH_ORDERED_FEATURE "ECV"
 #define FR_ARCH_COUNTER_WORD "cntvct"
+/* What FASTRAW_TSC's warning lists besides these names, "ordered" and "unordered": x86's names, which it takes too (proc/env.c). */
+#define FR_ARCH_TSC_MORE_NAMES ", rdtscp, lfence, rdtsc"
+
+/*
+ * What the tools print of the counter: the fenced read's name already names both instructions;
+ * fastraw-info prints the rate the CPU states (CNTFRQ_EL0, the one fact of its frequency);
+ * fastraw-bench has no measured goal for the unordered read (its row is a reference).
+ */
+#define FR_ARCH_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
+#define FR_ARCH_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
+#define FR_ARCH_SHOW_COUNTER_RATE 1
+#define FR_ARCH_UNORDERED_GOAL 0
 
 /*
  * Calibrated mode's eligibility words. The kernel's clocksource of the architected timer is

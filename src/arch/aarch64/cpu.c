@@ -22,7 +22,7 @@ static void from_hwcap2(struct fr_cpu_features *out, unsigned long hwcap2)
 
 void fr_arch_cpu_probe_insn(struct fr_cpu_features *out)
 {
-	from_hwcap2(out, fr_a64_auxval_raw(AT_HWCAP2));
+	from_hwcap2(out, fr_auxval_raw(AT_HWCAP2));
 }
 
 /* libc's getauxval gives the hwcaps its loader used, found without linking it (any version: GLIBC_2.17 on arm64). */

@@ -35,11 +35,37 @@
 /*
  * The vDSO's delta rules: x86 has its own (no clocksource mask: every vDSO clocksource of x86
  * has mask ~0), so the eras' FR_RULES_5_3/6_5/6_10 apply, not the generic masked delta.
+ * FR_ARCH_READERS lists one reader pair per rule and counter read, X(raw name, now name, rules,
+ * field shift, counter read), the field shift that of the rule's eras (8 where max_cycles precedes
+ * the fields, from 6.10); exact/fastpath.c defines them under these names, which perf and gdb show.
  */
 #define FR_ARCH_DELTA_MASKED 0
+#define FR_ARCH_READERS(X)                                                      \
+	X(raw_53_unordered, now_53_unordered, FR_RULES_5_3, 0, unordered)       \
+	X(raw_53_fenced, now_53_fenced, FR_RULES_5_3, 0, fenced)                \
+	X(raw_53_ordered, now_53_ordered, FR_RULES_5_3, 0, ordered)             \
+	X(raw_65_unordered, now_65_unordered, FR_RULES_6_5, 0, unordered)       \
+	X(raw_65_fenced, now_65_fenced, FR_RULES_6_5, 0, fenced)                \
+	X(raw_65_ordered, now_65_ordered, FR_RULES_6_5, 0, ordered)             \
+	X(raw_610_unordered, now_610_unordered, FR_RULES_6_10, 8, unordered)    \
+	X(raw_610_fenced, now_610_fenced, FR_RULES_6_10, 8, fenced)             \
+	X(raw_610_ordered, now_610_ordered, FR_RULES_6_10, 8, ordered)
 
 /* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
 #define FR_ARCH_HAS_GTOD 1
+
+/*
+ * Every clock but RAW in interpose.c: inline, its pass-through keeps its shortest form, and
+ * x86-64's code for it needs no register moves on the RAW path (docs/performance.md).
+ */
+#define FR_ARCH_OTHER_CLOCK_INLINE inline __attribute__((always_inline))
+
+/*
+ * The section of a static page buffer (base/pages.h): .lbss, the large data model's zeroed
+ * section, placed after .bss, so that the buffers leave .bss and the state start-up writes
+ * shares the .data page.
+ */
+#define FR_ARCH_PAGE_SECTION(name) ".lbss." #name
 
 /* What an IFUNC symbol binds to: glibc's loader calls an x86-64 resolver with no arguments. */
 static inline void *fr_arch_ifunc_call(void *resolver)

@@ -15,6 +15,21 @@
 /* CPUID 0x80000001 EDX bit 27 */
 #define FR_ARCH_ORDERED_FEATURE "RDTSCP"
 #define FR_ARCH_COUNTER_WORD "tsc"
+/*
+ * What FASTRAW_TSC's warning lists besides these names, "ordered" and "unordered": nothing, since
+ * x86's names, which every architecture takes (proc/env.c), are these.
+ */
+#define FR_ARCH_TSC_MORE_NAMES ""
+
+/*
+ * What the tools print of the counter, kept as x86-64's output always was: fastraw-bench's label
+ * of the fenced read and the instructions it names; no rate line in fastraw-info (the pvclock and
+ * mult/shift lines show the TSC's rate); fastraw-bench's per-vendor goals for the unordered read.
+ */
+#define FR_ARCH_FENCED_LABEL "lfence+rdtsc"
+#define FR_ARCH_FENCED_WHAT "lfence;rdtsc"
+#define FR_ARCH_SHOW_COUNTER_RATE 0
+#define FR_ARCH_UNORDERED_GOAL 1
 
 /* Calibrated mode's eligibility words: the kernel's names for what it thinks of the TSC. */
 #define FR_ARCH_CLOCKSOURCE "tsc"

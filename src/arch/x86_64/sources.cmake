@@ -6,3 +6,8 @@ set(FR_ARCH_LIB_SOURCES arch/x86_64/dl_stub.S arch/x86_64/syscall_stub.S)
 set(FR_ARCH_DEB amd64)
 # Compiler options of the library's code: none of its own.
 set(FR_ARCH_COMPILE_OPTIONS)
+# The oldest compilers it accepts: the code needs GNU C11 (__atomic builtins, ifunc, asm, the
+# visibility pragma) and -fno-plt (GCC 6, Clang 3.9); proven on x86-64 with Debian 11's GCC 9.3
+# and Clang 11 (tests/install/oldtools.sh), so those are the floor.
+set(FR_ARCH_CC_MIN_GNU 9)
+set(FR_ARCH_CC_MIN_Clang 11)

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* arm64's data-page eras: where each kernel release keeps the CS_RAW entry, directly below the vDSO image. */
-#include "kdata/eras.h"
+#ifndef FR_AARCH64_ERAS_H
+#define FR_AARCH64_ERAS_H
+
+/*
+ * The table's definition, included once, by kdata/eras.c through arch/eras.h: struct fr_era and
+ * the FR_RULES_* values are kdata's and math's, declared there before this file, so that the
+ * facts of one CPU live in its folder while this folder includes nothing above it.
+ */
 
 /*
  * Facts from include/vdso/datapage.h, arch/arm64/kernel/vdso.c, arch/arm64/kernel/vdso/vdso.lds.S
@@ -71,6 +78,7 @@ const struct fr_era fr_eras[] = {
 	},
 };
 
-const unsigned fr_n_eras = sizeof(fr_eras) / sizeof(fr_eras[0]);
+/* Why a release before the first row gets no layout (fr_eras_old_why, printed by FASTRAW_DEBUG). */
+#define FR_ARCH_ERAS_OLD_WHY "arm64 kernel before 5.10: its data-page layout is not one this build knows"
 
-const char fr_eras_old_why[] = "arm64 kernel before 5.10: its data-page layout is not one this build knows";
+#endif

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* x86-64's data-page eras from 5.3 on: where each kernel release keeps the CS_RAW entry and its neighbours. */
-#include "kdata/eras.h"
+#ifndef FR_X86_64_ERAS_H
+#define FR_X86_64_ERAS_H
+
+/*
+ * The table's definition, included once, by kdata/eras.c through arch/eras.h: struct fr_era and
+ * the FR_RULES_* values are kdata's and math's, declared there before this file, so that the
+ * facts of one CPU live in its folder while this folder includes nothing above it.
+ */
 
 /*
  * Facts from include/vdso/datapage.h, arch/x86/entry/vdso/vdso-layout.lds.S and
@@ -151,5 +158,7 @@ const struct fr_era fr_eras[] = {
 	},
 };
 
-const unsigned fr_n_eras = sizeof(fr_eras) / sizeof(fr_eras[0]);
-const char fr_eras_old_why[] = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
+/* Why a release before the first row gets no layout (fr_eras_old_why, printed by FASTRAW_DEBUG). */
+#define FR_ARCH_ERAS_OLD_WHY "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data"
+
+#endif
