@@ -59,7 +59,7 @@ E2E=$ROOT/tests/e2e
 # shellcheck disable=SC2054  # the commas are inside -Wl, options
 flags=(-std=gnu11 -O2 -Wall -Wextra -pthread -fPIE -pie -static-libgcc
 	-I"$ROOT/tests/floor/gcc48" -DCLOCK_TAI=11 -DAT_HWCAP2=26
-	-I"$ROOT/tests/support" -I"$E2E" -I"$ROOT/src"
+	-I"$ROOT/tests/support" -I"$ROOT/tests/oracle/$ARCH" -I"$E2E" -I"$ROOT/src"
 	-Wl,--dynamic-linker="$LIB/ld-2.17.so" -Wl,-rpath,"$LIB" -Wl,--disable-new-dtags)
 build() {
 	local out=$1

@@ -76,14 +76,14 @@ for d in /usr/include/linux /usr/include/asm-generic "/usr/include/$ARCH-linux-g
 	[ -d "$d" ] || fail "no $d: the kernel's headers (linux-libc-dev) are needed for the probes"
 	ln -sfn "$d" "$kh/$(basename "$d")"
 done
-cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/e2e" -I"$ROOT/src"
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$ROOT/tests/support" -I"$ROOT/tests/oracle/$ARCH" -I"$ROOT/tests/e2e" -I"$ROOT/src"
 	-isystem "$kh")
 probe() {
 	local name=$1
 	local -a src=()
 	shift
 	case $name in
-	sys | efault | regspy) src=("$ROOT/tests/e2e/callregs.c" "$ROOT/tests/e2e/callregs_$ARCH.c") ;;
+	sys | efault | regspy) src=("$ROOT/tests/e2e/callregs.c" "$ROOT/tests/oracle/$ARCH/callregs_asm.c") ;;
 	api) src=(-I"$ROOT/include" "$lib" -Wl,-rpath,"$BUILD") ;;
 	musl_lookup) src=("$ROOT/tests/e2e/elfwalk.c" "$ROOT/tests/e2e/lookup_common.c") ;;
 	ctor) src=(-L"$probes" -le2e_ctor -Wl,-rpath,"$probes") ;;

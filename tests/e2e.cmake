@@ -26,7 +26,7 @@ fr_add_e2e_probe(preinit e2e/probe_preinit.c)
 fr_add_e2e_probe(causality e2e/probe_causality.c)
 fr_add_e2e_probe(lookup e2e/probe_lookup.c e2e/elfwalk.c e2e/lookup_common.c)
 # The register-level syscall() call, in the architecture's assembly (FR_ARCH: x86_64, aarch64).
-set(fr_e2e_callregs e2e/callregs.c e2e/callregs_${FR_ARCH}.c)
+set(fr_e2e_callregs e2e/callregs.c oracle/${FR_ARCH}/callregs_asm.c)
 fr_add_e2e_probe(sys e2e/probe_sys.c ${fr_e2e_callregs})
 fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(calib_jump e2e/probe_calib_jump.c)

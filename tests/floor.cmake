@@ -33,6 +33,7 @@ if(FR_LIBC STREQUAL "glibc" AND NOT FASTRAW_SANITIZE)
             FR_LAUNCHER=$<TARGET_FILE:fastraw-launcher>
             CC=${CMAKE_C_COMPILER}
             FR_DEB_ARCH=${FR_ARCH_DEB}
+            FR_ARCH=${FR_ARCH}
             OBJDUMP=${CMAKE_OBJDUMP}
             READELF=${CMAKE_READELF}
             FR_SUITE_BRACKET=$<TARGET_FILE:test_e2e_bracket>

@@ -8,7 +8,7 @@ if(FASTRAW_SANITIZE)
   return()
 endif()
 
-add_executable(matrix_init matrix/guest_init.c matrix/guest_machine.c matrix/guest_speed.c)
+add_executable(matrix_init matrix/guest_init.c oracle/${FR_ARCH}/guest_machine.c matrix/guest_speed.c)
 target_include_directories(matrix_init PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/support)
 target_link_libraries(matrix_init PRIVATE fastraw_warnings)
 target_link_options(matrix_init PRIVATE -static)

@@ -19,7 +19,7 @@
  * after its #include lines (system headers keep their visibility: libc's functions are
  * reached through the GOT, and never before relocation), and the compiler emits direct calls
  * (bl) and PC-relative addresses (adrp, add) to every function and object of the project.
- * tests/arch/check_tree.sh checks that every header does. This header holds no code: it is
+ * tests/lint/check_tree.sh checks that every header does. This header holds no code: it is
  * where the rule is written down.
  */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe side: clock_gettime through syscall() with the timespec in the stack slot that callregs_<cpu>.c lays out. */
+/* Probe side: clock_gettime through syscall() with the timespec in the stack slot that tests/oracle/<cpu>/callregs_asm.c lays out. */
 #include "callregs.h"
 
 #include <string.h>

@@ -13,12 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_test.h"
+
 /* getpid's version in glibc: the architecture's first (x86-64's 2.2.5, arm64's 2.17). */
-#if defined(__x86_64__)
-#define EARLY_GETPID_VERSION "GLIBC_2.2.5"
-#else
-#define EARLY_GETPID_VERSION "GLIBC_2.17"
-#endif
+#define EARLY_GETPID_VERSION FRT_GLIBC_FIRST_VERSION
 
 struct early_rec {
 	int done;

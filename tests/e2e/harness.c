@@ -3,9 +3,6 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpu_test.h"
 #include "ksys.h"
 #include "timens.h"
 
@@ -320,17 +318,8 @@ int64_t e2e_int_value(const char *s, const char *key)
 
 int e2e_cpu_has_ordered(void)
 {
-#if defined(__x86_64__)
-	unsigned a, b, c, d;
-
-	/* RDTSCP: CPUID 0x80000001, EDX bit 27. */
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
-#elif defined(__aarch64__)
-	/* FEAT_ECV (CNTVCTSS_EL0), as the kernel reports it: AT_HWCAP2 bit 19 (HWCAP2_ECV). */
-	return (getauxval(AT_HWCAP2) & (1ul << 19)) != 0;
-#else
-#error "no ordered-read feature test for this architecture"
-#endif
+	/* x86-64: RDTSCP (CPUID 0x80000001, EDX bit 27); arm64: FEAT_ECV (AT_HWCAP2 bit 19). */
+	return frt_cpu_has_ordered();
 }
 
 const char *e2e_default_counter(void)

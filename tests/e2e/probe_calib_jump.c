@@ -15,6 +15,7 @@
 #include <sys/time.h>
 #include <ucontext.h>
 
+#include "cpu_test.h"
 #include "probe.h"
 
 /*
@@ -49,20 +50,10 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	getpids++;
-#if defined(__x86_64__)
-	uc->uc_mcontext.gregs[REG_RAX] = pid;
-#elif defined(__aarch64__)
-	uc->uc_mcontext.regs[0] = (unsigned long long)pid;
-#else
-#error "probe_calib_jump.c: no return register for this architecture"
-#endif
+	FRT_UC_SET_RET(uc, pid);
 }
 
-#if defined(__x86_64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
+#define PROBE_AUDIT_ARCH FRT_AUDIT_ARCH
 
 /* 0, or -1 where the kernel has no seccomp filters (the count is then unknown). */
 static int count_getpid(void)

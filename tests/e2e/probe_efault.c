@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_test.h"
 #include "callregs.h"
 #include "ksys.h"
 
@@ -29,11 +30,7 @@ static long k_call(long clk, long p)
 }
 
 /* The seccomp_data.arch value of this process's system calls. */
-#if defined(__x86_64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
+#define PROBE_AUDIT_ARCH FRT_AUDIT_ARCH
 
 struct target {
 	const char *name;

@@ -9,6 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "cpu_test.h"
 #include "arch/arch.h"
 #include "elfwalk.h"
 #include "lookup_common.h"
@@ -18,15 +19,9 @@
  * The vDSO's names (the kernel's vdso.lds.S): x86-64 exports __vdso_* and an alias without the
  * prefix for each, also time and getcpu; arm64 exports __kernel_* alone, no time, no getcpu.
  */
-#if defined(__x86_64__)
-#define VDSO_NAME(fn) "__vdso_" fn
-#define VDSO_ALIASES 1
-#define VDSO_TIME_GETCPU 1
-#else
-#define VDSO_NAME(fn) "__kernel_" fn
-#define VDSO_ALIASES 0
-#define VDSO_TIME_GETCPU 0
-#endif
+#define VDSO_NAME(fn) FRT_VDSO_NAME(fn)
+#define VDSO_ALIASES FRT_HAS_VDSO_ALIASES
+#define VDSO_TIME_GETCPU FRT_HAS_VDSO_TIME_GETCPU
 #define VDSO_V FR_ARCH_VDSO_VERSION
 
 #define SENTINEL 4321

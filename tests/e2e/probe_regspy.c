@@ -41,63 +41,8 @@ struct outcome {
 	long ret, err, calls, exact, kept;
 };
 
-#if defined(__x86_64__)
-static void fill(struct e2e_call *c, const struct spy_case *k)
-{
-	*c = (struct e2e_call){ .a = { k->nr, k->a1, k->a2, A4, A5, A6 }, .stack7 = STACK7, .rax = RAX,
-				.use_slot = k->slot };
-}
-
-static int regs_exact(const struct e2e_call *c, const struct e2e_spy_regs *s)
-{
-	return s->rdi == c->a[0] && s->rsi == c->a[1] && s->rdx == c->p && s->rcx == c->a[3] &&
-	       s->r8 == c->a[4] && s->r9 == c->a[5] && s->rax == c->rax && s->stack7 == c->stack7 &&
-	       s->rsp == c->rsp - 8;
-}
-
-static void show(const char *name, const struct e2e_call *c, const struct e2e_spy_regs *s)
-{
-	printf("%s: sent rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx;"
-	       " spy saw rdi=%#lx rsi=%#lx rdx=%#lx rcx=%#lx r8=%#lx r9=%#lx rax=%#lx 7th=%#lx rsp=%#lx\n",
-	       name, c->a[0], c->a[1], c->p, c->a[3], c->a[4], c->a[5], c->rax, c->stack7, c->rsp - 8, s->rdi,
-	       s->rsi, s->rdx, s->rcx, s->r8, s->r9, s->rax, s->stack7, s->rsp);
-}
-
-/* The callee-saved registers: not watched on x86-64. */
-static int kept(const struct e2e_call *c)
-{
-	(void)c;
-	return 1;
-}
-#elif defined(__aarch64__)
-static void fill(struct e2e_call *c, const struct spy_case *k)
-{
-	*c = (struct e2e_call){ .a = { k->nr, k->a1, k->a2, A4, A5, A6, STACK7 }, .x7 = X7, .x8 = X8,
-				.use_slot = k->slot, .sp_off = k->sp_off, .slot_off = k->slot_off, .tag = k->tag };
-}
-
-/* bl pushes nothing: the spy sees sp as it was at the call, and x30 the address after the bl. */
-static int regs_exact(const struct e2e_call *c, const struct e2e_spy_regs *s)
-{
-	return s->x[0] == c->a[0] && s->x[1] == c->a[1] && s->x[2] == c->p && s->x[3] == c->a[3] &&
-	       s->x[4] == c->a[4] && s->x[5] == c->a[5] && s->x[6] == c->a[6] && s->x[7] == c->x7 &&
-	       s->x[8] == c->x8 && s->sp == c->sp && s->lr == c->lr;
-}
-
-static void show(const char *name, const struct e2e_call *c, const struct e2e_spy_regs *s)
-{
-	printf("%s: sent x0-x8=%#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx sp=%#lx x30=%#lx;"
-	       " spy saw %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx %#lx sp=%#lx x30=%#lx\n",
-	       name, c->a[0], c->a[1], c->p, c->a[3], c->a[4], c->a[5], c->a[6], c->x7, c->x8, c->sp, c->lr,
-	       s->x[0], s->x[1], s->x[2], s->x[3], s->x[4], s->x[5], s->x[6], s->x[7], s->x[8], s->sp, s->lr);
-}
-
-/* x19-x28, x29 and sp as the caller left them, whichever way the call went. */
-static int kept(const struct e2e_call *c)
-{
-	return c->kept == 1;
-}
-#endif
+/* fill, regs_exact, show and kept: the CPU's registers, tests/oracle/<cpu>/regspy_cpu.h. */
+#include "regspy_cpu.h"
 
 static void one_call(const struct spy_case *k, struct outcome *o)
 {
@@ -185,16 +130,7 @@ int main(void)
 	 */
 	const struct spy_case cases[] = {
 		{ .name = "raw_stack", .nr = gettime, .a1 = raw, .slot = 1 },
-#if defined(__aarch64__)
-		{ .name = "raw_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 - 16 },
-		{ .name = "raw_low_sp_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 16, .slot_off = 4096 - 16 },
-		{ .name = "raw_high_sp", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 4096 - 16, .slot_off = 4096 - 16 },
-		{ .name = "raw_past_block_end", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 - 8 },
-		{ .name = "raw_next_block", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 4096 },
-		{ .name = "raw_below_sp", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 2048 - 16 },
-		{ .name = "raw_sp_block_start", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 4096, .slot_off = 4096 },
-		{ .name = "raw_tagged", .nr = gettime, .a1 = raw, .slot = 1, .sp_off = 2048, .slot_off = 2048, .tag = TAG },
-#endif
+		FRT_REGSPY_CASES
 		{ .name = "raw_null", .nr = gettime, .a1 = raw, .slot = 0 },
 		{ .name = "raw_unmapped", .nr = gettime, .a1 = raw, .a2 = (long)(unmapped + 64), .slot = 0 },
 		{ .name = "raw_read_only", .nr = gettime, .a1 = raw, .a2 = (long)(ro + 64), .slot = 0 },

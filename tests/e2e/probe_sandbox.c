@@ -17,6 +17,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "cpu_test.h"
 #include "arch/arch.h"
 #include "elfwalk.h"
 #include "probe.h"
@@ -33,13 +34,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	if (trapped++ == 0)
 		first_nr = si->si_syscall;
 	/* The trapped call did not run: it returns ENOSYS, and the program goes on to report. */
-#if defined(__x86_64__)
-	uc->uc_mcontext.gregs[REG_RAX] = -ENOSYS;
-#elif defined(__aarch64__)
-	uc->uc_mcontext.regs[0] = -ENOSYS;
-#else
-#error "probe_sandbox.c: no return register for this architecture"
-#endif
+	FRT_UC_SET_RET(uc, -ENOSYS);
 }
 
 /*
@@ -47,11 +42,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
  * vDSO's own fallback, and the probe's bracket) and futex (a contended libc lock). Everything
  * else, openat, read, mprotect and getpid among them, traps.
  */
-#if defined(__x86_64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define PROBE_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
+#define PROBE_AUDIT_ARCH FRT_AUDIT_ARCH
 
 static int install_filter(int deny_futex)
 {

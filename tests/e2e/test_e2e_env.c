@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "cpu_test.h"
 #include "harness.h"
 
 #define WARNING "warning: "
@@ -13,10 +14,10 @@
  * What FASTRAW_TSC accepts, as its warning lists it: the architecture's three names, the two
  * names every architecture takes, and elsewhere than on x86-64 x86's names too.
  */
-#if defined(__x86_64__)
-#define X86_ALIASES ""
-#else
+#if FRT_HAS_X86_ALIASES
 #define X86_ALIASES ", rdtscp, lfence, rdtsc"
+#else
+#define X86_ALIASES ""
 #endif
 #define ACCEPTED E2E_ORDERED ", " E2E_FENCED ", " E2E_UNORDERED ", ordered, unordered" X86_ALIASES
 
@@ -99,7 +100,7 @@ START_TEST(debug_line_names_alias)
 	} aliases[] = {
 		{ "FASTRAW_TSC=ordered", 0 },
 		{ "FASTRAW_TSC=unordered", 1 },
-#if !defined(__x86_64__)
+#if FRT_HAS_X86_ALIASES
 		{ "FASTRAW_TSC=rdtscp", 0 },
 		{ "FASTRAW_TSC=lfence", 0 },
 		{ "FASTRAW_TSC=rdtsc", 1 },

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* End-to-end: odd but legal linking never breaks the host: exports called before we are relocated, libraries the loader moved, a dlmopen namespace, first calls where the loader's lock is held. */
 #define _GNU_SOURCE
+#include "cpu_test.h"
 #include "harness.h"
 
 #include <errno.h>
@@ -173,11 +174,7 @@ END_TEST
  */
 START_TEST(ifunc_resolvers_under_ldso_as_program)
 {
-#if defined(__x86_64__)
-	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
-#elif defined(__aarch64__)
-	static const char ldso[] = "/lib/ld-linux-aarch64.so.1";
-#endif
+	static const char ldso[] = FRT_LDSO_PATH;
 	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=0") };
 	struct e2e_result r;
 

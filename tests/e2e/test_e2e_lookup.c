@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu_test.h"
 #include "harness.h"
 
 /* The lookups that give libc's calling convention, and those that give the vDSO's. */
@@ -14,7 +15,7 @@ static const char *const libc_ways[] = { "default", "default_private", "next", "
  * arm64's has no alias, and DT_HASH, DT_GNU_HASH or both by kernel version (its vdso Makefile):
  * there a parsed way is asserted where the kernel's image has its table.
  */
-#if defined(__x86_64__)
+#if FRT_HAS_VDSO_ALIASES
 static const char *const vdso_ways[] = { "vdso_dlsym", "vdso_dlvsym", "vdso_alias" };
 #define VDSO_ALIASES 1
 #else
@@ -55,7 +56,7 @@ static void assert_image(const struct e2e_result *r)
 	ck_assert_msg(strstr(r->out, "walk=ok\n"), "the image does not parse:\n%.*s", E2E_SHOWN, r->out);
 	ck_assert_int_ge(e2e_int_value(r->out, "hash_tables"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "hash_tables"), e2e_int_value(r->out, "kernel_hash_tables"));
-#if defined(__x86_64__)
+#if FRT_HAS_VDSO_BOTH_HASHES
 	ck_assert_int_eq(e2e_int_value(r->out, "hash_tables"), 2);
 #endif
 	ck_assert_int_ge(e2e_int_value(r->out, "notes"), 1);
@@ -68,7 +69,7 @@ static int kernel_has(const struct e2e_result *r, const char *table)
 	char key[32];
 
 	snprintf(key, sizeof(key), "kernel_%s", table);
-#if defined(__x86_64__)
+#if FRT_HAS_VDSO_BOTH_HASHES
 	ck_assert_int_eq(e2e_int_value(r->out, key), 1);
 #endif
 	return e2e_int_value(r->out, key) == 1;

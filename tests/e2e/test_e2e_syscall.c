@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_test.h"
 #include "harness.h"
 
 #define SAMPLES "100000"
@@ -103,10 +104,7 @@ END_TEST
 static const char *const spy_cases[] = {
 	"raw_stack",     "raw_null",       "raw_unmapped", "raw_read_only",
 	"raw_prot_none", "raw_other_page", "monotonic",    "getppid",
-#if defined(__aarch64__)
-	"raw_block_end", "raw_low_sp_block_end", "raw_high_sp", "raw_past_block_end",
-	"raw_next_block", "raw_below_sp", "raw_sp_block_start", "raw_tagged",
-#endif
+	FRT_REGSPY_CASE_NAMES
 };
 
 /*
@@ -122,9 +120,7 @@ static int served_in_process(const char *name)
 {
 	static const char *const served[] = {
 		"raw_stack",
-#if defined(__aarch64__)
-		"raw_block_end", "raw_low_sp_block_end", "raw_high_sp",
-#endif
+		FRT_REGSPY_SERVED_NAMES
 	};
 
 	for (size_t i = 0; i < sizeof(served) / sizeof(served[0]); i++)

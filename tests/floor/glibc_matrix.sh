@@ -4,7 +4,7 @@
 #
 #   glibc_matrix.sh 2.17|2.31|2.41|host
 #
-# Environment (tests/floor.cmake): FR_SOURCE_DIR, FASTRAW_LIB, FR_LAUNCHER, CC, FR_DEB_ARCH,
+# Environment (tests/floor.cmake): FR_SOURCE_DIR, FASTRAW_LIB, FR_LAUNCHER, CC, FR_DEB_ARCH, FR_ARCH,
 # OBJDUMP, READELF, and FR_SUITE_BRACKET, FR_SUITE_CLOCKS, FR_SUITE_LOOKUP: this build's Check
 # suites (tests/e2e/test_e2e_*.c), which run whatever probe FR_PROBE_* names.
 # The glibc: 2.17 from scripts/glibc217.sh (CentOS 7's, with its GCC 4.8.5), 2.31 and 2.41 from
@@ -34,7 +34,7 @@
 # shellcheck source=tests/floor/glibc_toolchain.sh
 . "$(dirname "$0")/glibc_toolchain.sh"
 WHICH=${1:?usage: glibc_matrix.sh 2.17|2.31|2.41|host}
-: "${FR_SOURCE_DIR:?run under ctest}" "${FASTRAW_LIB:?}" "${FR_LAUNCHER:?}" "${CC:?}" "${FR_DEB_ARCH:?}"
+: "${FR_SOURCE_DIR:?run under ctest}" "${FASTRAW_LIB:?}" "${FR_LAUNCHER:?}" "${CC:?}" "${FR_DEB_ARCH:?}" "${FR_ARCH:?}"
 : "${FR_SUITE_BRACKET:?}" "${FR_SUITE_CLOCKS:?}" "${FR_SUITE_LOOKUP:?}"
 : "${READELF:=readelf}" "${OBJDUMP:=objdump}"
 unset LD_PRELOAD LD_LIBRARY_PATH FASTRAW_TSC FASTRAW_DEBUG FASTRAW_STATS FASTRAW_DISABLE FASTRAW_SOURCE FASTRAW_SYSCALL FASTRAW_SHADOW_VDSO

@@ -9,7 +9,7 @@
 #   TC_ROOT     the sysroot ("" for this machine's own glibc); objects loaded must lie under it
 #   TC_LIBC     the libc.so.6 the programs load
 # or calls skip with the reason when that glibc cannot be had here.
-# Needs FR_SOURCE_DIR, CC, FR_DEB_ARCH and the checks.sh helpers (T, skip, fail).
+# Needs FR_SOURCE_DIR, CC, FR_DEB_ARCH, FR_ARCH (the tests' CPU folder, tests/oracle/$FR_ARCH) and the checks.sh helpers (T, skip, fail).
 
 glibc_toolchain() {
 	case "$FR_DEB_ARCH" in
@@ -95,7 +95,7 @@ tc_build() {
 	*) kind="-fPIE -pie" ;;
 	esac
 	# shellcheck disable=SC2086  # lists of options and files
-	"$TC_CC" $TC_FLAGS $kind -I"$FR_SOURCE_DIR/tests/floor" -I"$FR_SOURCE_DIR/tests/support" \
+	"$TC_CC" $TC_FLAGS $kind -I"$FR_SOURCE_DIR/tests/floor" -I"$FR_SOURCE_DIR/tests/support" -I"$FR_SOURCE_DIR/tests/oracle/$FR_ARCH" \
 		-I"$FR_SOURCE_DIR/tests/e2e" -I"$FR_SOURCE_DIR/src" -std=gnu11 -O2 -Wall -Wextra -pthread \
 		-o "$T/$out" $srcs -Wl,--no-as-needed "$@" >"$T/cc.log" 2>&1 ||
 		{ sed 's/^/  cc| /' "$T/cc.log"; fail "$out does not build against glibc $GLIBC"; return 1; }

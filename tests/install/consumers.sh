@@ -37,7 +37,7 @@ out_has "$FR_VERSION"
 libdir=$(pkg-config --variable=libdir fastraw)
 [ "$(readlink -f "$libdir")" = "$(readlink -f "$L")" ] || fail "pkg-config libdir $libdir is not $L"
 # shellcheck disable=SC2046 # the flags are meant to split into words
-run 0 "$CC" -DFR_CONSUMER_LINKED -I"$SUPPORT" $(pkg-config --cflags fastraw) -o "$T/by-pkgconfig" \
+run 0 "$CC" -DFR_CONSUMER_LINKED -I"$SUPPORT" -I"$CPU_TESTS" $(pkg-config --cflags fastraw) -o "$T/by-pkgconfig" \
 	"$HERE/consumer.c" $(pkg-config --libs fastraw) -ldl -Wl,-rpath,"$libdir"
 needed "$T/by-pkgconfig" | grep -qx "libfastraw.so.$MAJOR" || fail "by-pkgconfig does not need libfastraw.so.$MAJOR"
 run 0 $RUN "$T/by-pkgconfig" "$L/libfastraw.so.$MAJOR"
@@ -49,18 +49,18 @@ echo "== find_package"
 pkgdir=
 [ -n "$TOOLCHAIN" ] && pkgdir=-Dfastraw_DIR=$L/cmake/fastraw
 run 0 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build" -DCMAKE_PREFIX_PATH="$P" $TOOLCHAIN $pkgdir \
-	-DFR_WANT_VERSION="$FR_VERSION" -DFR_SUPPORT="$SUPPORT" -DCMAKE_BUILD_TYPE=Release
+	-DFR_WANT_VERSION="$FR_VERSION" -DFR_SUPPORT="$SUPPORT_DIRS" -DCMAKE_BUILD_TYPE=Release
 out_has "fastraw $FR_VERSION from $L/cmake/fastraw"
 run 0 "$CMAKE_COMMAND" --build "$T/cmake-build"
 needed "$T/cmake-build/consumer" | grep -qx "libfastraw.so.$MAJOR" || fail "consumer does not need libfastraw.so.$MAJOR"
 run 0 $RUN "$T/cmake-build/consumer" "$L/libfastraw.so.$MAJOR"
 # The version file: another major version is not this one.
 run 1 "$CMAKE_COMMAND" -S "$HERE/consumer" -B "$T/cmake-build-next" -DCMAKE_PREFIX_PATH="$P" $TOOLCHAIN $pkgdir \
-	-DFR_WANT_VERSION="$((MAJOR + 1)).0" -DFR_SUPPORT="$SUPPORT"
+	-DFR_WANT_VERSION="$((MAJOR + 1)).0" -DFR_SUPPORT="$SUPPORT_DIRS"
 out_has "$FR_VERSION"
 
 echo "== LD_PRELOAD, by either name"
-run 0 "$CC" -I"$SUPPORT" -o "$T/plain" "$HERE/consumer.c" -ldl
+run 0 "$CC" -I"$SUPPORT" -I"$CPU_TESTS" -o "$T/plain" "$HERE/consumer.c" -ldl
 for name in "libfastraw.so.$MAJOR" libfastraw.so; do
 	run 0 env LD_PRELOAD="$L/$name" $RUN "$T/plain" "$L/$name"
 done

@@ -58,7 +58,7 @@ lib=$(readlink -f "$R$LIB/libfastraw.so.$MAJOR")
 if [ -z "$lib" ] || [ ! -f "$lib" ]; then
 	fail "no library in the unpacked tree"
 fi
-run 0 "$CC" -I"$SUPPORT" -o "$T/plain" "$HERE/consumer.c" -ldl
+run 0 "$CC" -I"$SUPPORT" -I"$CPU_TESTS" -o "$T/plain" "$HERE/consumer.c" -ldl
 run 0 env LD_PRELOAD="$R$LIB/libfastraw.so.$MAJOR" $RUN "$T/plain" "$lib"
 # Its pkg-config file finds its own tree.
 run 0 env PKG_CONFIG_PATH="$R$LIB/pkgconfig" pkg-config --variable=libdir fastraw

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the install tests: tests/support/checks.sh, the settings they run under, run and the file checks.
-# shellcheck shell=sh disable=SC2034  # HERE and SUPPORT are for the scripts that source this file
+# shellcheck shell=sh disable=SC2034  # HERE, SUPPORT, CPU_TESTS and SUPPORT_DIRS are for the scripts that source this file
 set -u
 : "${FR_BUILD_DIR:?run under ctest}" "${FR_SOURCE_DIR:?}" "${CMAKE_COMMAND:?}"
 # An inherited preload or setting would change what the programs report. FASTRAW_SOURCE=kernel:
@@ -16,6 +16,9 @@ CC=${CC:-cc}
 # toolchain file, which the projects built here are configured with too).
 # shellcheck source=tests/tools/arch_facts.sh
 . "$FR_SOURCE_DIR/tests/tools/arch_facts.sh"
+# ksys.h takes its system call instruction from the CPU's cpu_test.h: both folders, as a CMake list too.
+CPU_TESTS=$FR_SOURCE_DIR/tests/oracle/$arch
+SUPPORT_DIRS="$SUPPORT;$CPU_TESTS"
 TOOLCHAIN=
 [ -n "${FR_TOOLCHAIN_FILE:-}" ] && TOOLCHAIN=-DCMAKE_TOOLCHAIN_FILE=$FR_TOOLCHAIN_FILE
 

@@ -16,7 +16,7 @@ configure() {
 	status=$1 parent=$2 build=$3
 	shift 3
 	run "$status" "$CMAKE_COMMAND" -S "$HERE/$parent" -B "$build" "$no_check" $TOOLCHAIN \
-		"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT" -DCMAKE_C_COMPILER="$CC" "$@"
+		"-DFR_SOURCE=$FR_SOURCE_DIR" "-DFR_SUPPORT=$SUPPORT_DIRS" -DCMAKE_C_COMPILER="$CC" "$@"
 }
 
 # cached BUILD NAME: the value of NAME in BUILD's cache ("unset" when it has none).

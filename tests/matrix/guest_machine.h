@@ -5,12 +5,10 @@
 
 #include <stddef.h>
 
+#include "cpu_test.h"
+
 /* The serial console's device, tried when /dev/console cannot be opened. */
-#if defined(__aarch64__)
-#define FR_GUEST_SERIAL "/dev/ttyAMA0"
-#else
-#define FR_GUEST_SERIAL "/dev/ttyS0"
-#endif
+#define FR_GUEST_SERIAL FRT_GUEST_SERIAL
 
 /*
  * The CPU's counter facts as the words of the guest's machine line that follow

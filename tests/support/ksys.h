@@ -7,24 +7,13 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "cpu_test.h"
+
 /* A system call of two arguments, by the instruction itself: the kernel's answer, -errno on failure. */
 static inline long k_syscall2(long nr, long a1, long a2)
 {
-	long ret;
-
-#if defined(__x86_64__)
-	__asm__ volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a1), "S"(a2) : "rcx", "r11", "memory");
-#elif defined(__aarch64__)
-	register long x8 __asm__("x8") = nr;
-	register long x0 __asm__("x0") = a1;
-	register long x1 __asm__("x1") = a2;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1) : "memory");
-	ret = x0;
-#else
-#error "ksys.h: no system call instruction for this architecture"
-#endif
-	return ret;
+	/* The instruction is the CPU's: tests/oracle/<cpu>/cpu_test.h. */
+	return frt_ksys2(nr, a1, a2);
 }
 
 static inline long k_clock_gettime(clockid_t clk, struct timespec *ts)

@@ -230,54 +230,18 @@ static void expect_none(const char *release, const char *mention)
 
 START_TEST(layout_for_release)
 {
-#if defined(__x86_64__)
-	/* 6.19-7.3: the 6.17 layout (7.2.13 and 7.3-rc7 from Debian's headers and vDSO binaries). */
-	expect_era("7.3", "6.17+");
-	expect_era("7.3-cloud-amd64", "6.17+");
-	expect_era("7.3.0-rc7", "6.17+");
-	expect_era("7.2.13+deb14-cloud-amd64", "6.17+");
-	expect_era("7.1.4", "6.17+");
-	expect_era("7.0.0", "6.17+");
-	expect_era("6.19.2-arch1-1", "6.17+");
-	expect_era("6.18.0-rc1+", "6.17+");
-	expect_era("6.18.44-fc-v782", "6.17+");
-	expect_era("6.17.0", "6.17+");
-	expect_era("6.16.9", "6.15-6.16");
-	expect_era("6.15.0", "6.15-6.16");
-	expect_era("6.14.11", "6.13-6.14");
-	expect_era("6.13.1", "6.13-6.14");
-	expect_era("6.12.5", "6.10-6.12");
-	expect_era("6.10", "6.10-6.12");
-	expect_era("6.9.12", "6.5-6.9");
-	expect_era("6.5.0-rc1", "6.5-6.9");
-	expect_era("6.4.16", "5.7-6.4");
-	expect_era("6.1.0-28-amd64", "5.7-6.4");
-	expect_era("5.7.0", "5.7-6.4");
-	expect_era("5.6.19", "5.6");
-	expect_era("5.5.0", "5.3-5.5");
-	expect_era("5.3.0", "5.3-5.5");
-	expect_none("5.2.21", "5.3");
-	expect_none("4.19.0", "5.3");
-	expect_none("3.10.0-1160.el7.x86_64", "5.3");
-#elif defined(__aarch64__)
-	/* arm64: 6.17+ to 7.3 (7.2 and 7.3 measured), 6.15-6.16, and 5.10-6.14 (6.1 and 6.12 measured). */
-	expect_era("7.3", "6.17+");
-	expect_era("7.2.13+deb14-cloud-arm64", "6.17+");
-	expect_era("6.19.2-arch1-1", "6.17+");
-	expect_era("6.17.0", "6.17+");
-	expect_era("6.16.9", "6.15-6.16");
-	expect_era("6.15.0", "6.15-6.16");
-	expect_era("6.14.11", "5.10-6.14");
-	expect_era("6.12.48+deb13-arm64", "5.10-6.14");
-	expect_era("6.1.0-28-arm64", "5.10-6.14");
-	expect_era("5.15.0", "5.10-6.14");
-	expect_era("5.10.0", "5.10-6.14");
-	/* Before 5.10: no layout (the arm64 vDSO numbered its modes otherwise, and none was measured). */
-	expect_none("5.9.16", "5.10");
-	expect_none("5.4.0", "5.10");
-	expect_none("4.19.0", "5.10");
-	expect_kind("5.9", FR_REL_OLD);
-#endif
+	/* The architecture's releases and eras: tests/oracle/<cpu>/cpu_test.h. */
+	static const struct {
+		const char *release, *era;
+	} rel_eras[] = { FRT_RELEASE_ERAS }, before[] = { FRT_RELEASES_BEFORE };
+	const char *old_kind = FRT_RELEASE_OLD_KIND;
+
+	for (size_t i = 0; i < sizeof(rel_eras) / sizeof(rel_eras[0]); i++)
+		expect_era(rel_eras[i].release, rel_eras[i].era);
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+		expect_none(before[i].release, before[i].era);
+	if (old_kind)
+		expect_kind(old_kind, FR_REL_OLD);
 	/* Past the newest known release: no layout by number (startup/locate.c may still assume one). */
 	expect_none("7.4.0", "newer");
 	expect_none("7.10.1", "newer");
@@ -336,18 +300,15 @@ START_TEST(names)
 	ck_assert_ptr_null(fr_layout_by_name("7"));
 	ck_assert_ptr_null(fr_layout_by_name("7.3"));
 	ck_assert_str_eq(fr_mode_name(FR_MODE_NONE), "none");
-#if defined(__x86_64__)
-	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER), "tsc");
-	ck_assert_str_eq(fr_mode_name(FR_MODE_PVCLOCK), "pvclock");
-	ck_assert_str_eq(fr_mode_name(FR_MODE_HVCLOCK), "hvclock");
-	ck_assert_str_eq(fr_mode_name(4), "unknown");
-#elif defined(__aarch64__)
-	/* VDSO_CLOCKMODE_ARCHTIMER 1 and _NOCOMPAT 2; 3 is no arm64 mode. */
-	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER), "archtimer");
-	ck_assert_str_eq(fr_mode_name(FR_MODE_COUNTER_ALT), "archtimer_nocompat");
-	ck_assert_str_eq(fr_mode_name(3), "unknown");
-	ck_assert_str_eq(fr_mode_name(-1), "unknown");
-#endif
+	{
+		static const struct {
+			int mode;
+			const char *name;
+		} modes[] = { FRT_MODE_NAMES };
+
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			ck_assert_str_eq(fr_mode_name(modes[i].mode), modes[i].name);
+	}
 	ck_assert_str_eq(fr_mode_name(0x7FFFFFFF), "unknown");
 }
 END_TEST

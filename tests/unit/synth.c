@@ -7,51 +7,7 @@
 
 #include "exact/fastpath.h"
 
-#if defined(__x86_64__)
-/*
- * Offsets from docs/kernel-data.md §2.7: CS_RAW entry 0x170 (5.3-6.9: 0x80 + 240-byte vdso_data),
- * 0x178 (6.10-6.12: 0x80 + 248), 0xF8 (6.13-6.14: 0 + 248), 0xE8 (6.15+: 0 + 232).
- * hrtimer_res sits after basetime[12] and the two tz ints of clock_data[0]: 0x80 + 32 + 192 + 8 =
- * 0x168 (5.3-6.9), 8 later with max_cycles (0x170 for 6.10, 0xF0 for 6.13), after
- * clock_data[2] + tz in 6.15 (2*0xE8 + 8 = 0x1D8), and at 0x918 after aux_clock_data[8] in 6.17
- * [measured]. Namespaces (§8): none before 5.6; the real data at [vvar] page 3 until 6.12 and
- * page 1 from 6.13; marker UINT_MAX in 5.6 and INT_MAX from 5.7 (§5). [vvar] is 3 pages below
- * the vDSO in 5.3-5.5, 4 in 5.6-6.14, 6 from 6.15; the pvclock page is [vvar]+1 until 6.12, then
- * [vvar]+2 (6.13-6.14) and [vvar]+4 (6.15+). Every x86 vDSO clocksource has mask ~0.
- */
-const struct era eras[N_ERAS] = {
-	{ "5.3", M_5_3, 0x170, 0xF0, 0, 0x168, 0, 0, "5.3-5.5", "5.4.0", 3, 1, FR_RULES_5_3, ~0ULL },
-	{ "5.6", M_5_3, 0x170, 0xF0, 0, 0x168, 3, 0xFFFFFFFFu, "5.6", "5.6.1", 4, 1, FR_RULES_5_3, ~0ULL },
-	{ "5.7", M_5_3, 0x170, 0xF0, 0, 0x168, 3, 0x7FFFFFFFu, "5.7-6.4", "5.15.0", 4, 1, FR_RULES_5_3, ~0ULL },
-	{ "6.5", M_6_5, 0x170, 0xF0, 0, 0x168, 3, 0x7FFFFFFFu, "6.5-6.9", "6.8.0", 4, 1, FR_RULES_6_5, ~0ULL },
-	{ "6.10", M_6_10, 0x178, 0xF8, 1, 0x170, 3, 0x7FFFFFFFu, "6.10-6.12", "6.12.0-55.el10", 4, 1, FR_RULES_6_10,
-	  ~0ULL },
-	{ "6.13", M_6_10, 0xF8, 0xF8, 1, 0xF0, 1, 0x7FFFFFFFu, "6.13-6.14", "6.14.0", 4, 2, FR_RULES_6_10, ~0ULL },
-	{ "6.15", M_6_10, 0xE8, 0xE8, 1, 0x1D8, 1, 0x7FFFFFFFu, "6.15-6.16", "6.16.1", 6, 4, FR_RULES_6_10, ~0ULL },
-	{ "6.17", M_6_10, 0xE8, 0xE8, 1, 0x918, 1, 0x7FFFFFFFu, "6.17+", "7.3-cloud-amd64", 6, 4, FR_RULES_6_10,
-	  ~0ULL },
-};
-#elif defined(__aarch64__)
-/*
- * arm64 (docs/kernel-data.md, the arm64 section; Debian's 6.1, 6.12 and 7.2 pages measured):
- * no arch data before clock_data[0] and no max_cycles (no GENERIC_VDSO_OVERFLOW_PROTECT), so
- * the CS_RAW entry is clock_data[1] at one entry size: struct vdso_data of 4+4+8+8+4+4+12*16+
- * 4+4+4+4 = 240 bytes up to 6.14, struct vdso_clock of 4+4+8+8+4+4+12*16 = 224 from 6.15.
- * hrtimer_res: after basetime[12] and the two tz ints of clock_data[0] (224 + 8 = 232) up to
- * 6.14; after clock_data[2] and the tz ints (2 * 224 + 8 = 456) in 6.15-6.16; after
- * aux_clock_data[8] too (10 * 224 + 8 = 2248) from 6.17. [vvar] is 2 pages below the vDSO up to
- * 6.14 (data, namespace), 4 from 6.15 (data, namespace, random-number data, arch); the real data
- * of a namespace on page 1, marker INT_MAX (5.7+ numbering). The generic timer's mask is 56 bits.
- */
-const struct era eras[N_ERAS] = {
-	{ "5.10", M_MASKED, 240, 240, 0, 232, 1, 0x7FFFFFFFu, "5.10-6.14", "6.1.0-28-arm64", 2, 0, FR_RULES_MASKED,
-	  SYNTH_MASK56 },
-	{ "6.15", M_MASKED, 224, 224, 0, 456, 1, 0x7FFFFFFFu, "6.15-6.16", "6.16.1", 4, 0, FR_RULES_MASKED,
-	  SYNTH_MASK56 },
-	{ "6.17", M_MASKED, 224, 224, 0, 2248, 1, 0x7FFFFFFFu, "6.17+", "7.3-cloud-arm64", 4, 0, FR_RULES_MASKED,
-	  SYNTH_MASK56 },
-};
-#endif
+/* The eras' table is the CPU's: tests/oracle/<cpu>/synth_eras.c. */
 
 /* Entry fields, §2.4: seq 0, clock_mode 4, cycle_last 8, [max_cycles 16], then mask, mult, shift, basetime. */
 enum { O_SEQ = 0, O_MODE = 4, O_LAST = 8, O_MAX = 16, O_MASK = 16, O_MULT = 24, O_SHIFT = 28, O_BASE = 32 };

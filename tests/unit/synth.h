@@ -9,6 +9,7 @@
 
 #include "kdata/kdata.h"
 #include "model.h"
+#include "cpu_test.h"
 
 /*
  * One era's page geometry as docs/kernel-data.md states it (x86: §2.4-2.7 offsets, §5 modes, §8
@@ -36,11 +37,7 @@ struct era {
  * The architecture's eras, oldest first. x86-64: 5.3 to 6.17+, eight layouts; arm64: 5.10-6.14,
  * 6.15-6.16, 6.17+ (no max_cycles, the masked delta, a 56-bit counter mask).
  */
-#if defined(__x86_64__)
-#define N_ERAS 8
-#elif defined(__aarch64__)
-#define N_ERAS 3
-#endif
+#define N_ERAS FRT_N_ERAS
 extern const struct era eras[N_ERAS];
 
 /* The arm64 generic timer's mask (at least 56 bits wide; CLOCKSOURCE_MASK(56) in arm_arch_timer.c). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "run_suite.h"
+#include "cpu_test.h"
 #include "exact/fastpath.h"
 #include "arch/arch.h"
 #include "startup/decide.h"
@@ -16,11 +17,7 @@
  * The /proc/cpuinfo line listing the CPU's features: "flags" on x86, "Features" on arm64 (where
  * qemu-user shows the host's file, which has no such line: then -1, and nothing is cross-checked).
  */
-#if defined(__x86_64__)
-#define CPUINFO_KEY "flags"
-#else
-#define CPUINFO_KEY "Features"
-#endif
+#define CPUINFO_KEY FRT_CPUINFO_KEY
 
 /* Whether the first CPUINFO_KEY line of /proc/cpuinfo lists flag as a whole word; -1 without one. */
 static int cpuinfo_flag(const char *flag)
@@ -49,13 +46,10 @@ static int cpuinfo_flag(const char *flag)
 START_TEST(probe_matches_cpuinfo)
 {
 	struct fr_cpu_features f, insn;
-#if defined(__x86_64__)
-	int ordered = cpuinfo_flag("rdtscp"), constant = cpuinfo_flag("constant_tsc");
-	int nonstop = cpuinfo_flag("nonstop_tsc");
-#else
-	/* The kernel lists "ecv" (HWCAP2_ECV) when CNTVCTSS_EL0 exists; the generic timer is always invariant. */
-	int ordered = cpuinfo_flag("ecv"), constant = 1, nonstop = 1;
-#endif
+	/* arm64: the kernel lists "ecv" (HWCAP2_ECV) when CNTVCTSS_EL0 exists; the generic timer is always invariant. */
+	const char *constant_flag = FRT_CPUINFO_CONSTANT, *nonstop_flag = FRT_CPUINFO_NONSTOP;
+	int ordered = cpuinfo_flag(FRT_CPUINFO_ORDERED), constant = constant_flag ? cpuinfo_flag(constant_flag) : 1;
+	int nonstop = nonstop_flag ? cpuinfo_flag(nonstop_flag) : 1;
 
 	memset(&f, 0xa5, sizeof(f));
 	memset(&insn, 0x5a, sizeof(insn));
@@ -66,7 +60,7 @@ START_TEST(probe_matches_cpuinfo)
 	ck_assert_int_eq(f.invariant_counter, insn.invariant_counter);
 	ck_assert(f.ordered_read == 0 || f.ordered_read == 1);
 	ck_assert(f.invariant_counter == 0 || f.invariant_counter == 1);
-#if !defined(__x86_64__)
+#if FRT_COUNTER_ALWAYS_INVARIANT
 	ck_assert_int_eq(f.invariant_counter, 1);
 #endif
 	if (ordered < 0) {
@@ -86,15 +80,9 @@ END_TEST
 
 START_TEST(names)
 {
-#if defined(__x86_64__)
-	ck_assert_str_eq(fr_counter_name(FR_CTR_ORDERED), "rdtscp");
-	ck_assert_str_eq(fr_counter_name(FR_CTR_FENCED), "lfence");
-	ck_assert_str_eq(fr_counter_name(FR_CTR_UNORDERED), "rdtsc");
-#elif defined(__aarch64__)
-	ck_assert_str_eq(fr_counter_name(FR_CTR_ORDERED), "cntvctss");
-	ck_assert_str_eq(fr_counter_name(FR_CTR_FENCED), "isb+cntvct");
-	ck_assert_str_eq(fr_counter_name(FR_CTR_UNORDERED), "cntvct");
-#endif
+	ck_assert_str_eq(fr_counter_name(FR_CTR_ORDERED), FRT_COUNTER_NAME_ORDERED);
+	ck_assert_str_eq(fr_counter_name(FR_CTR_FENCED), FRT_COUNTER_NAME_FENCED);
+	ck_assert_str_eq(fr_counter_name(FR_CTR_UNORDERED), FRT_COUNTER_NAME_UNORDERED);
 	ck_assert_str_eq(fr_counter_name((enum fr_counter_mode)7), "?");
 }
 END_TEST

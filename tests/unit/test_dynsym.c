@@ -13,6 +13,7 @@
 
 #include "interpose/shadow.h"
 #include "run_suite.h"
+#include "cpu_test.h"
 #include "startup/runtime.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
@@ -166,12 +167,7 @@ START_TEST(shadow_image)
 	const void *real = fr_vdso_base();
 	const void *shadow;
 	/* The vDSO's other functions, which the shadow keeps as the kernel's. */
-#if defined(__x86_64__)
-	static const char *const others[] = { "__vdso_gettimeofday", "__vdso_time", "__vdso_getcpu", "__vdso_clock_getres",
-					      "gettimeofday", "time", "getcpu", "clock_getres" };
-#elif defined(__aarch64__)
-	static const char *const others[] = { "__kernel_gettimeofday", "__kernel_clock_getres", "__kernel_rt_sigreturn" };
-#endif
+	static const char *const others[] = { FRT_VDSO_OTHERS };
 	uintptr_t lo, hi;
 	struct timespec ts;
 
@@ -189,7 +185,7 @@ START_TEST(shadow_image)
 	ck_assert_uint_eq((uintptr_t)shadow % 4096, 0);
 	ck_assert_ptr_eq(fr_vdso_sym(shadow, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION),
 			 (void *)fr_vdso_clock_gettime);
-#if defined(__x86_64__)
+#if FRT_HAS_VDSO_ALIASES
 	ck_assert_ptr_eq(fr_vdso_sym(shadow, "clock_gettime", "LINUX_2.6"), (void *)fr_vdso_clock_gettime);
 #endif
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)

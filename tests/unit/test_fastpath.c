@@ -369,7 +369,7 @@ START_TEST(time_namespace)
 }
 END_TEST
 
-#if defined(__x86_64__)
+#if FRT_HAS_ERA_BEFORE_NAMESPACES
 START_TEST(no_namespace_before_5_6)
 {
 	/* 5.3 knows no namespaces: seq 1 with the INT_MAX marker is an odd seq that never settles. */
@@ -456,7 +456,7 @@ static Suite *fastpath_suite(void)
 	tcase_add_loop_test(tc, seq_change_retries, 0, N_ERAS);
 	tcase_add_loop_test(tc, mode_flips_between_calls, 0, N_ERAS);
 	tcase_add_loop_test(tc, time_namespace, 0, N_ERAS);
-#if defined(__x86_64__)
+#if FRT_HAS_ERA_BEFORE_NAMESPACES
 	tcase_add_test(tc, no_namespace_before_5_6);
 #endif
 	tcase_add_loop_test(tc, random_pages, 0, N_ERAS);

@@ -13,22 +13,15 @@
 #include <time.h>
 
 #include "run_suite.h"
+#include "cpu_test.h"
 #include "arch/arch.h"
 #include "elf/vdso_elf.h"
 #include "proc/readable.h"
 
 /* Functions every kernel's vDSO of this architecture exports (arch/<cpu>/.../vdso.lds.S), under FR_ARCH_VDSO_VERSION. */
-#if defined(__x86_64__)
-static const char *const names[] = { "__vdso_clock_gettime", "clock_gettime", "__vdso_gettimeofday",
-				     "__vdso_time", "__vdso_getcpu" };
-/* Versions that are not the vDSO's: a longer one, and one unrelated. */
-#define OTHER_VERSION "LINUX_2.6.1"
-#elif defined(__aarch64__)
-static const char *const names[] = { "__kernel_clock_gettime", "__kernel_gettimeofday", "__kernel_clock_getres",
-				     "__kernel_rt_sigreturn" };
-/* A prefix of LINUX_2.6.39 is another version. */
-#define OTHER_VERSION "LINUX_2.6"
-#endif
+static const char *const names[] = { FRT_VDSO_NAMES };
+/* A version that is not the vDSO's (x86-64: a longer one; arm64: a prefix of LINUX_2.6.39). */
+#define OTHER_VERSION FRT_VDSO_OTHER_VERSION
 #define N_NAMES (sizeof(names) / sizeof(names[0]))
 #define CG FR_ARCH_VDSO_CLOCK_GETTIME
 #define VER FR_ARCH_VDSO_VERSION
@@ -80,7 +73,7 @@ START_TEST(live_lookups)
 		ck_assert_ptr_null(fr_vdso_sym(base, names[i], "LINUX_9.9"));
 		ck_assert_ptr_null(fr_vdso_sym(base, names[i], OTHER_VERSION));
 	}
-#if defined(__x86_64__)
+#if FRT_HAS_VDSO_ALIASES
 	/* clock_gettime is the weak alias of __vdso_clock_gettime. */
 	ck_assert_ptr_eq(fr_vdso_sym(base, "clock_gettime", VER), fr_vdso_sym(base, CG, VER));
 #endif

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "aorun.h"
-#include "aregimes.h"
+#include "compare.h"
+#include "regimes.h"
 
 static const char *open_why;
 static int open_fatal;
@@ -39,7 +39,7 @@ int oracle_ready(const char *regime)
 }
 
 /*
- * The carry loops' closed form (acopy.c) against the kernel's loops run natively. With mult 1,
+ * The carry loops' closed form (vdso_copy.c) against the kernel's loops run natively. With mult 1,
  * shift 0 and a zero base, ns = counter. Native loops run one pass per second carried, so the
  * values stay below 2^20 s (the 32-bit wrap of the carried seconds is in regime 3a's values).
  */
