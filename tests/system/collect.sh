@@ -39,6 +39,7 @@ done >"$O/procs"
 # line (AT_SECURE: FASTRAW_* ignored). python3 (not set-user-ID) is the control: it prints one.
 : >"$O/setuid"
 for cmd in 'sudo -h' 'su --help' 'passwd --help' 'mount --version' 'python3 -c pass'; do
+	# shellcheck disable=SC2086  # cmd is a command and its arguments
 	out=$(runuser -u fruser -- env FASTRAW_DEBUG=1 $cmd 2>&1)
 	echo "== $cmd: exit $?" >>"$O/setuid"
 	printf '%s\n' "$out" | grep 'fastraw' >>"$O/setuid"
@@ -91,6 +92,6 @@ python3 /tmp/fastraw-raw.py >"$O/raw" 2>&1
 FASTRAW_DEBUG=1 python3 -c 'import time; time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW)' >"$O/debug" 2>&1
 
 journalctl -b --no-pager -o short-monotonic >"$O/journal" 2>&1
-echo done >"$O/done"
+echo finished >"$O/done"
 sync
 systemctl poweroff
