@@ -11,10 +11,21 @@
 
 /* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention: 0, or -1 with errno. */
 typedef int (*fr_raw_fn)(struct timespec *ts);
-/* clock_gettime with the vDSO's convention: 0 or a negative errno. */
-typedef int (*fr_real_fn)(clockid_t clk, struct timespec *ts);
-/* clock_gettime with libc's convention: 0, or -1 with errno. */
+/*
+ * clock_gettime with the vDSO's (and the kernel's) convention: 0 or a negative errno, errno
+ * untouched. Wrapped in a struct so that it is a type of its own: it neither converts to nor from
+ * fr_clock_fn, so that handing one convention's function where the other's is expected does not
+ * compile. One pointer member travels in a register like the bare pointer, so it costs no
+ * instruction. Called as f.call(clk, ts), or fr_kcall (passthru/passthru.h) for a typed result.
+ */
+typedef struct fr_real_fn {
+	int (*call)(clockid_t clk, struct timespec *ts);
+} fr_real_fn;
+/* clock_gettime with libc's convention: 0, or -1 with errno. A bare pointer: what dlsym finds. */
 typedef int (*fr_clock_fn)(clockid_t clk, struct timespec *ts);
+/* The two stay apart (a typedef of the bare pointer would make them one), at a register's size. */
+_Static_assert(!__builtin_types_compatible_p(fr_real_fn, fr_clock_fn), "the two conventions are distinct types");
+_Static_assert(sizeof(fr_real_fn) == sizeof(fr_clock_fn), "fr_real_fn is one pointer");
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
 

@@ -143,7 +143,7 @@ int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 	}
 	/* What the first copy would have reached had it passed over this one. */
 	f = fr_pass_next();
-	return f ? fr_pass_call(f, clk, ts) : fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
+	return f ? fr_pass_call(f, clk, ts) : fr_finish(fr_kcall(fr_real_sys(), clk, ts));
 }
 
 int fr_copy_raw(struct timespec *ts)

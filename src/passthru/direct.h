@@ -49,12 +49,12 @@ int fr_pass_first(clockid_t clk, struct timespec *ts) __attribute__((cold, noinl
 
 static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
 {
-	fr_real_fn real = __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE);
+	fr_real_fn real = { __atomic_load_n(&fr_direct.call, __ATOMIC_ACQUIRE) };
 
-	if (FR_UNLIKELY(!real))
+	if (FR_UNLIKELY(!real.call))
 		return fr_pass_first(clk, ts);
 	if (fr_vdso_answers_zero(clk))
-		return real(clk, ts);
+		return real.call(clk, ts);
 	return fr_finish(fr_kcall(real, clk, ts));
 }
 

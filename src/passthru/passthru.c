@@ -8,6 +8,7 @@
 #include "passthru/copies.h"
 #include "passthru/direct.h"
 #include "passthru/depth.h"
+#include "passthru/real.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "elf/nextsym.h"
@@ -34,44 +35,48 @@ int fr_fail(int err)
  */
 static fr_real_fn resolve_real(void)
 {
-	fr_real_fn f = (fr_real_fn)fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
+	fr_real_fn f = { (int (*)(clockid_t, struct timespec *))fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME,
+									FR_ARCH_VDSO_VERSION) };
 
-	return f ? f : fr_sys_clock_gettime;
+	return f.call ? f : fr_real_sys();
 }
 
 static int real_init(clockid_t clk, struct timespec *ts);
 
-fr_real_fn fr_real = real_init;
+fr_real_fn fr_real = { real_init };
 
 /* The pass-through target, resolved and published on first use (racers resolve the same one). */
 fr_real_fn fr_real_get(void)
 {
-	fr_real_fn f = __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE), expected = real_init;
+	fr_real_fn f = { __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE) };
+	int (*expected)(clockid_t, struct timespec *) = real_init;
 	int saved = errno;
 
-	if (f != real_init)
+	if (f.call != real_init)
 		return f;
 	f = resolve_real();
 	errno = saved;
-	__atomic_compare_exchange_n(&fr_real, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	__atomic_compare_exchange_n(&fr_real.call, &expected, f.call, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f;
 }
 
 static int real_init(clockid_t clk, struct timespec *ts)
 {
-	return fr_real_get()(clk, ts);
+	return fr_real_get().call(clk, ts);
 }
 
 int fr_passthrough(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	return fr_finish(fr_kcall(__atomic_load_n(&fr_real, __ATOMIC_ACQUIRE), clk, ts));
+	fr_real_fn real = { __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE) };
+
+	return fr_finish(fr_kcall(real, clk, ts));
 }
 
 int fr_passthrough_vdso(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	return __atomic_load_n(&fr_real, __ATOMIC_ACQUIRE)(clk, ts);
+	return __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE)(clk, ts);
 }
 
 /* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_pass). */
@@ -86,7 +91,7 @@ static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
  */
 static int sys_libc_convention(clockid_t clk, struct timespec *ts)
 {
-	return fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
+	return fr_finish(fr_kcall(fr_real_sys(), clk, ts));
 }
 
 int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
@@ -98,7 +103,7 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
 		fr_depth_report("clock_gettime");
 		if (!fr_relocated())
 			return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
-		return fr_finish(fr_kcall(fr_sys_clock_gettime, clk, ts));
+		return fr_finish(fr_kcall(fr_real_sys(), clk, ts));
 	}
 	ret = f(clk, ts);
 	fr_depth_leave(&saved);
@@ -149,7 +154,7 @@ fr_clock_fn fr_pass_target(void)
 		__atomic_store_n(&guarded, f, __ATOMIC_RELAXED);
 		return pass_guarded;
 	}
-	return fr_real_get() == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
+	return fr_real_get().call == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 
 fr_clock_fn fr_pass;
@@ -165,7 +170,7 @@ static fr_clock_fn publish(void)
 	fr_clock_fn f = fr_pass_target(), expected = NULL;
 
 	if (f == vdso_libc_convention)
-		__atomic_store_n(&fr_direct, fr_real_get(), __ATOMIC_RELEASE);
+		__atomic_store_n(&fr_direct.call, fr_real_get().call, __ATOMIC_RELEASE);
 	else
 		__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	return f;
@@ -180,7 +185,7 @@ int fr_pass_first(clockid_t clk, struct timespec *ts)
 
 void fr_pass_prime(void)
 {
-	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct, __ATOMIC_ACQUIRE))
+	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct.call, __ATOMIC_ACQUIRE))
 		return;
 	publish();
 }

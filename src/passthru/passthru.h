@@ -21,15 +21,6 @@
 fr_real_fn fr_real_get(void);
 
 /*
- * The pointer behind fr_real_get, declared here only as the unit tests' seam (test_calib_source
- * stands a synthetic kernel clock in): no code outside src/passthru/ reads or writes it. It
- * starts at an init trampoline that resolves the real vDSO and swaps itself out on first use.
- * Declared hidden: -fvisibility=hidden covers definitions only, and without it every file would
- * load the pointer through the GOT.
- */
-extern fr_real_fn fr_real __attribute__((visibility("hidden")));
-
-/*
  * A result in the vDSO's convention (0 or -errno), typed apart from libc's int (0, or -1 with
  * errno): a struct does not convert to or from an int, so it cannot be returned from a function
  * of libc's convention by mistake, nor be taken for one. fr_finish is the one way from it to
@@ -42,7 +33,7 @@ struct fr_kret {
 /* f(clk, ts) for f of the vDSO's convention (fr_real_fn), its result typed as such. */
 static inline struct fr_kret fr_kcall(fr_real_fn f, clockid_t clk, struct timespec *ts)
 {
-	return (struct fr_kret){ f(clk, ts) };
+	return (struct fr_kret){ f.call(clk, ts) };
 }
 
 /* The error half of fr_finish, out of line: errno = -err, and -1. */
@@ -117,6 +108,12 @@ void fr_pass_count(void);
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/* fr_sys_clock_gettime typed as what it is, a function of the vDSO's convention. */
+static inline fr_real_fn fr_real_sys(void)
+{
+	return (fr_real_fn){ fr_sys_clock_gettime };
+}
 
 #pragma GCC visibility pop
 

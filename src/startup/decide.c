@@ -43,16 +43,16 @@ const char *fr_self_test(const struct fr_kdata *kd, fr_counter_fn counter, fr_re
 {
 	int served = 0;
 
-	if (real == fr_sys_clock_gettime)
+	if (real.call == fr_sys_clock_gettime)
 		return "no vDSO to check against";
 	for (int i = 0; i < SELF_TEST_ROUNDS; i++) {
 		struct timespec a, m, b;
 
-		if (real(CLOCK_MONOTONIC_RAW, &a) != 0)
+		if (real.call(CLOCK_MONOTONIC_RAW, &a) != 0)
 			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
 		if (fr_raw_read_with(kd, counter, &m) != FR_OK)
 			continue;
-		if (real(CLOCK_MONOTONIC_RAW, &b) != 0)
+		if (real.call(CLOCK_MONOTONIC_RAW, &b) != 0)
 			return "the vDSO's CLOCK_MONOTONIC_RAW failed";
 		if (!ts_le(&a, &m) || !ts_le(&m, &b) || m.tv_nsec < 0 || m.tv_nsec >= 1000000000L)
 			return "self-test against the vDSO failed";

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layering rule, from the #include lines: a file under src/ includes only its own layer or
-# lower ones; a tool includes the library's layers, tools/common and its own folder.
+# lower ones; a tool includes the library's layers, tools/common and its own folder. The
+# pass-through's private headers, which hold its vDSO-convention pointers, stay with it:
+# passthru/real.h in src/passthru/ only, passthru/direct.h there and in src/interpose/interpose.c.
 #
 #   check_layers.sh ROOT          check the tree at ROOT (exit 1 with each offending line)
 #   check_layers.sh --self-test   first prove on scratch trees that each kind of violation fails
@@ -76,6 +78,17 @@ check() {
 				;;
 			*) why="names no layer folder (write LAYER/$inc)" ;;
 			esac
+			# The unit tests include passthru/real.h as their seam; tests/ is not scanned here.
+			case "$inc" in
+			passthru/real.h)
+				[ "$kind" = src ] && [ "$own" = passthru ] ||
+					why=${why:-"a header private to src/passthru"}
+				;;
+			passthru/direct.h)
+				{ [ "$kind" = src ] && [ "$own" = passthru ]; } || [ "$f" = src/interpose/interpose.c ] ||
+					why=${why:-"a header private to src/passthru and src/interpose/interpose.c"}
+				;;
+			esac
 			if [ -n "$why" ]; then
 				echo "$f:$line: #include \"$inc\" ($why)"
 				bad=1
@@ -103,6 +116,10 @@ scratch() {
 	printf '#include "exact/exact.h"\n' >"$tmp/tree/tools/two/two.h"
 	printf '#include "interpose/interpose.h"\n#include "fastraw.h"\n' >"$tmp/tree/src/interpose/api.c"
 	printf '#include "math/m.h"\n' >"$tmp/tree/src/startup/r.c"
+	: >"$tmp/tree/src/passthru/real.h"
+	: >"$tmp/tree/src/passthru/direct.h"
+	printf '#include "passthru/real.h"\n#include "passthru/direct.h"\n' >"$tmp/tree/src/passthru/passthru.c"
+	printf '#include "passthru/direct.h"\n' >"$tmp/tree/src/interpose/interpose.c"
 }
 
 if [ "${1:-}" = --self-test ]; then
@@ -117,6 +134,9 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "a file below an architecture folder" src/arch/cpu/deep/d.h '#include "arch/a.h"'
 	expect_fail "the lowest layer including another" src/arch/cpu/c.h '#include "base/base.h"'
 	expect_fail "an architecture folder's header outside src/arch" src/exact/exact.h '#include "arch/cpu/c.h"'
+	expect_fail "the pass-through's private real.h above it" src/startup/r.c '#include "passthru/real.h"'
+	expect_fail "the pass-through's private real.h in a tool" tools/two/two.h '#include "passthru/real.h"'
+	expect_fail "the pass-through's private direct.h elsewhere in interpose" src/interpose/api.c '#include "passthru/direct.h"'
 fi
 run_check layers "every include in src/ and tools/ points to its own layer or a lower one" \
 	"layers, lowest first: $LAYERS" "$@"

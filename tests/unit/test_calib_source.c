@@ -14,6 +14,7 @@
 #include "arch/arch.h"
 #include "ksys.h"
 #include "passthru/passthru.h"
+#include "passthru/real.h"
 #include "run_suite.h"
 
 /*
@@ -109,7 +110,7 @@ static fr_raw_fn start(int64_t at, const char *test)
 		       test, (long long)narrowest);
 		return NULL;
 	}
-	__atomic_store_n(&fr_real, stand_in, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_real.call, stand_in, __ATOMIC_RELEASE);
 	fr_cal_setup(mult);
 	return fr_cal_raw_for(FR_CTR_FENCED);
 }

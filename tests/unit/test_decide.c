@@ -20,13 +20,14 @@ static uint64_t live_tsc(void)
 
 static fr_real_fn live_vdso(void)
 {
-	return (fr_real_fn)fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
+	return (fr_real_fn){ (int (*)(clockid_t, struct timespec *))fr_vdso_sym(fr_vdso_base(), FR_ARCH_VDSO_CLOCK_GETTIME,
+									  FR_ARCH_VDSO_VERSION) };
 }
 
 /* Whether this process has a vDSO (qemu-user gives none: AT_SYSINFO_EHDR is 0); says why not. */
 static int have_vdso(const char *test)
 {
-	if (fr_vdso_base() && live_vdso())
+	if (fr_vdso_base() && live_vdso().call)
 		return 1;
 	printf("SKIP: %s: no vDSO clock_gettime in this process (AT_SYSINFO_EHDR %s)\n", test,
 	       fr_vdso_base() ? "set, no symbol" : "0");
@@ -134,7 +135,7 @@ START_TEST(self_test_needs_a_vdso)
 	struct synth s;
 
 	synth_init(&s, N_ERAS - 1);
-	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, fr_sys_clock_gettime), "no vDSO to check against");
+	ck_assert_str_eq(fr_self_test(&s.kd, live_tsc, fr_real_sys()), "no vDSO to check against");
 	synth_free(&s);
 }
 END_TEST

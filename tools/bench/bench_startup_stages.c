@@ -55,7 +55,7 @@ static void steps(void)
 	struct fr_kdata kd;
 	struct fr_pick pick;
 	struct fr_maps maps;
-	fr_real_fn real = NULL;
+	fr_real_fn real = { NULL };
 	const char *why = NULL;
 	int missing;
 	enum fr_counter_mode ctr;
