@@ -38,10 +38,10 @@ static inline void *fr_once_put(void **slot, void *v)
 
 /*
  * A pointer to stand for "looked, there is none" where that answer is final, so that it is not
- * asked again: compare with FR_ONCE_NONE, never dereference it.
+ * asked again: compare with FR_ONCE_NONE, never dereference it. Address 1 is no object's, and
+ * unlike the address of a static in this header it is the same value in every file.
  */
-static const char fr_once_none_mark __attribute__((unused));
-#define FR_ONCE_NONE ((void *)(__UINTPTR_TYPE__)&fr_once_none_mark)
+#define FR_ONCE_NONE ((void *)1)
 
 #pragma GCC visibility pop
 
