@@ -85,7 +85,7 @@ probe() {
 	case $name in
 	sys | efault | regspy) src=("$ROOT/tests/e2e/callregs.c" "$ROOT/tests/oracle/$ARCH/callregs_asm.c") ;;
 	api) src=(-I"$ROOT/include" "$lib" -Wl,-rpath,"$BUILD") ;;
-	musl_lookup) src=("$ROOT/tests/e2e/elfwalk.c" "$ROOT/tests/e2e/lookup_common.c") ;;
+	musl_lookup) src=(-I"$ROOT/include" "$ROOT/tests/e2e/elfwalk.c" "$ROOT/tests/e2e/lookup_common.c") ;;
 	ctor) src=(-L"$probes" -le2e_ctor -Wl,-rpath,"$probes") ;;
 	esac
 	local file=$ROOT/tests/e2e/probe_$name.c
