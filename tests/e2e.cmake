@@ -32,9 +32,11 @@ fr_add_e2e_probe(calib e2e/probe_calib.c)
 fr_add_e2e_probe(calib_jump e2e/probe_calib_jump.c)
 fr_add_e2e_probe(calib_negative e2e/probe_calib_negative.c)
 # The single-stepping trace probe decodes x86-64 instructions and registers (PTRACE_GETREGS,
-# rip): x86-64 only, with e2e_path below. The steps suite is the architecture-neutral one. Not
-# with the sanitizers, as e2e_path (and its stepper.h comes from steps.cmake, which they skip).
-if(FR_ARCH STREQUAL "x86_64" AND NOT FASTRAW_SANITIZE)
+# rip): built where the CPU's folder declares it (FRT_HAS_TRACE_PROBE in
+# oracle/<cpu>/cpu_tests.cmake), with e2e_path below. The steps suite is the
+# architecture-neutral one. Not with the sanitizers, as e2e_path (and its stepper.h comes from
+# steps.cmake, which they skip).
+if(FRT_HAS_TRACE_PROBE AND NOT FASTRAW_SANITIZE)
   fr_add_e2e_probe(trace e2e/probe_trace.c)
 endif()
 fr_add_e2e_probe(unload e2e/probe_unload.c)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Sourced by the tool tests: the target architecture's facts as the tests expect them, stated here apart from the code, and how to run a target program.
+# Sourced by the tool tests: the target architecture's facts as the tests expect them (its tests/oracle/<cpu>/facts.sh, apart from the code), and how to run a target program.
 #
 # FR_TARGET_ARCH names the architecture the tools were built for (CMake's CMAKE_SYSTEM_PROCESSOR;
 # default uname -m). FR_EMULATOR, set by a cross build (CMAKE_CROSSCOMPILING_EMULATOR, e.g.
@@ -13,46 +13,27 @@ RUN=${FR_EMULATOR:-}
 emulated=0
 [ -n "$RUN" ] && emulated=1
 
-case $arch in
-x86_64)
-	ctr_ord=rdtscp ctr_fen=lfence ctr_uno=rdtsc
-	feature=RDTSCP feature_key=rdtscp counter_word=tsc
-	cpuinfo_line=flags cpuinfo_flag=rdtscp
-	arch_clocksource=tsc
-	;;
-aarch64)
-	ctr_ord=cntvctss ctr_fen=isb+cntvct ctr_uno=cntvct
-	feature=ECV feature_key=ecv counter_word=cntvct
-	cpuinfo_line=Features cpuinfo_flag=ecv
-	arch_clocksource=arch_sys_counter
-	;;
-*)
+# Each CPU's facts live in its test folder, tests/oracle/<cpu>/facts.sh (every script that sources
+# this file sits one folder below tests/): counter and feature words, the cpuinfo line, the
+# clocksource, what FASTRAW_TSC accepts (ctr_accepted) and clocksource_mode.
+fr_cpu_facts=$(dirname "$0")/../oracle/$arch/facts.sh
+if [ ! -f "$fr_cpu_facts" ]; then
 	echo "SKIP: no test facts for architecture $arch"
 	exit 77
-	;;
-esac
-# What FASTRAW_TSC accepts, in the order the library's warning lists it.
-case $arch in
-x86_64) ctr_accepted="rdtscp, lfence, rdtsc" ;;
-*) ctr_accepted="$ctr_ord, $ctr_fen, $ctr_uno, ordered, unordered, rdtscp, lfence, rdtsc" ;;
-esac
+fi
+# shellcheck source=tests/oracle/x86_64/facts.sh
+. "$fr_cpu_facts"
 
 # cpu_has FLAG: /proc/cpuinfo's feature line names FLAG. Under qemu-user it is the host's: unknown.
 cpu_has() { grep -m1 "^$cpuinfo_line" /proc/cpuinfo 2>/dev/null | tr ' \t' '\n' | grep -qx "$1"; }
 
-# The clock mode a clocksource gives the vDSO (x86: vdso_clock_mode of each clocksource; arm64:
-# the arch timer's ARCHTIMER, or ARCHTIMER_NOCOMPAT where an erratum keeps compat tasks off it).
-# "unknown" where no vDSO is mapped (qemu-user).
+# The clock mode the current clocksource gives the vDSO (the CPU's clocksource_mode).
+# "unknown" where no vDSO is mapped (qemu-user) or no clocksource can be read.
 expected_mode() {
 	[ "$emulated" = 1 ] && { echo unknown; return; }
-	case $arch/$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null) in
-	x86_64/kvm-clock | x86_64/xen) echo pvclock ;;
-	x86_64/tsc) echo tsc ;;
-	x86_64/hyperv_clocksource_tsc_page) echo hvclock ;;
-	aarch64/arch_sys_counter) echo archtimer ;;
-	*/) echo unknown ;;
-	*) echo none ;;
-	esac
+	set -- "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+	[ -n "$1" ] || { echo unknown; return; }
+	clocksource_mode "$1"
 }
 
 # Clock modes the fast path computes.

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# The x86-64 oracle's own sources, time limit and skip code, read by tests/oracle.cmake.
+# Sources are named relative to this folder; the CPU-neutral ones of tests/oracle/ are added there.
+# No skip code: this suite never exits 77.
+set(FRT_ORACLE_SOURCES test_oracle.c regime_pvclock.c regime_hvclock.c compare.c pages.c values.c
+  vdso_copy.c sites.c)
+set(FRT_ORACLE_TIMEOUT 120)
