@@ -25,30 +25,19 @@ fail() {
 	exit 1
 }
 
-# The counter's short name, as fastraw-info's JSON key "invariant_<word>" spells it.
-case $(uname -m) in
-aarch64) word=cntvct ;;
-*) word=tsc ;;
-esac
+# The counter's short name (fastraw-info's JSON key "invariant_<word>") and whether the kernel
+# trusts the counter: the CPU's own test facts (tests/oracle/<cpu>/facts.sh).
+facts="$(dirname "$0")/../oracle/$(uname -m)/facts.sh"
+[ -f "$facts" ] || { echo "SKIP: no test facts for $(uname -m)"; exit 0; }
+# shellcheck source=/dev/null  # the CPU's facts file, chosen at run time
+. "$facts"
+# shellcheck disable=SC2154  # set by the facts file
+word=$counter_word
 
-# The kernel trusts the counter. x86-64: a "tsc" clocksource, or the first CPU's tsc_reliable
-# flag and no tsc=unstable on the command line. arm64: an "arch_sys_counter" clocksource.
-kernel_trusts_tsc() {
-	avail=$(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null || true)
-	if [ "$word" = cntvct ]; then
-		case " $avail " in *" arch_sys_counter "*) return 0 ;; esac
-		return 1
-	fi
-	case " $avail " in *" tsc "*) return 0 ;; esac
-	case " $(cat /proc/cmdline 2>/dev/null || true) " in *" tsc=unstable "*) return 1 ;; esac
-	sed -n '/^flags[[:space:]]*:/{p;q;}' /proc/cpuinfo 2>/dev/null | grep -qw tsc_reliable
-}
-
-# The invariant-TSC bit as a client of valgrind sees it (valgrind's CPU model, not the host's).
 invtsc=$(valgrind -q "$info" --json --samples 0 2>&1 | sed -n "s/^ *\"invariant_$word\": \([a-z]*\),*\$/\1/p")
 [ "$invtsc" = true ] || [ "$invtsc" = false ] || fail "fastraw-info under valgrind gave no invariant_$word"
-if [ "$invtsc" = true ] && kernel_trusts_tsc; then eligible=1; else eligible=0; fi
-echo "under valgrind: invariant_$word=$invtsc, kernel trusts the counter: $(kernel_trusts_tsc && echo yes || echo no)" \
+if [ "$invtsc" = true ] && kernel_trusts_counter; then eligible=1; else eligible=0; fi
+echo "under valgrind: invariant_$word=$invtsc, kernel trusts the counter: $(kernel_trusts_counter && echo yes || echo no)" \
 	"=> calibrated mode eligible: $eligible"
 
 # run SOURCE: the bracket probe under valgrind; sets $out and $line (the client's debug line).

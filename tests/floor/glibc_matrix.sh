@@ -48,11 +48,12 @@ PROBE_SECS=${FR_GLIBC_PROBE_TIMEOUT:-5}
 NODES_SECS=${FR_GLIBC_NODES_TIMEOUT:-60}
 SUITE_SECS=${FR_GLIBC_SUITE_TIMEOUT:-240}
 command -v timeout >/dev/null 2>&1 || skip "no timeout(1) to bound the runs"
-case "$(uname -m)" in
-x86_64) UNORDERED=rdtsc ;;
-aarch64) UNORDERED=cntvct ;;
-*) skip "no counter names for $(uname -m)" ;;
-esac
+# The unordered read's FASTRAW_TSC name, from the CPU's own test facts (tests/oracle/<cpu>/).
+[ -f "$F/../oracle/$FR_ARCH/facts.sh" ] || skip "no test facts for $FR_ARCH (tests/oracle/$FR_ARCH/facts.sh)"
+# shellcheck source=/dev/null  # the CPU's facts file, chosen at run time
+. "$F/../oracle/$FR_ARCH/facts.sh"
+# shellcheck disable=SC2154  # set by the facts file
+UNORDERED=$ctr_uno
 
 START=$(date +%s)
 glibc_toolchain "$WHICH"

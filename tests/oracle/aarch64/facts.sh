@@ -17,3 +17,11 @@ clocksource_mode() {
 	*) echo none ;;
 	esac
 }
+
+# kernel_trusts_counter: the kernel trusts the generic timer: an "arch_sys_counter" clocksource.
+kernel_trusts_counter() {
+	case " $(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null) " in
+	*" arch_sys_counter "*) return 0 ;;
+	esac
+	return 1
+}

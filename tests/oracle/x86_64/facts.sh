@@ -19,3 +19,13 @@ clocksource_mode() {
 	*) echo none ;;
 	esac
 }
+
+# kernel_trusts_counter: the kernel trusts the TSC (calibrated mode's eligibility): a "tsc"
+# clocksource, or the first CPU's tsc_reliable flag and no tsc=unstable on the command line.
+kernel_trusts_counter() {
+	case " $(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null) " in
+	*" tsc "*) return 0 ;;
+	esac
+	case " $(cat /proc/cmdline 2>/dev/null) " in *" tsc=unstable "*) return 1 ;; esac
+	sed -n '/^flags[[:space:]]*:/{p;q;}' /proc/cpuinfo 2>/dev/null | grep -qw tsc_reliable
+}
