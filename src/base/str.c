@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The library's own string and memory functions, hidden: no import of libc's, so no symbol lookup for them in every process's start-up. */
-/* memrchr's declaration. */
+/* memrchr's declaration; and no fortified inline wrappers in place of the definitions below. */
 #define _GNU_SOURCE
+#undef _FORTIFY_SOURCE
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
