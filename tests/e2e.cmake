@@ -225,7 +225,7 @@ endforeach()
 
 # Start-up in instructions: /bin/true under callgrind with libfastraw vs an empty preload, within
 # issue 30's budget of 15 k (tests/e2e/startup_budget.sh; skipped without valgrind). Not
-# registered yet: the library adds ~68 k today. Register it, as below, once it passes.
+# registered yet: the library adds ~24 k today (68 k at 1ad11ba). Register it, as below, once it passes.
 # if(NOT FASTRAW_SANITIZE)
 #   fr_add_script_test(e2e_startup_budget LABELS e2e SKIP TIMEOUT 120
 #     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/startup_budget.sh
