@@ -8,6 +8,7 @@
 
 #include "calib/calib_hold.h"
 #include "calib/calib_math.h"
+#include "base/sys.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
 #include "report/stats.h"
@@ -90,7 +91,7 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
  */
 static int claim(struct fr_held *h)
 {
-	pid_t self = getpid();
+	pid_t self = fr_sys_getpid();
 
 	if (!fr_memid_own(self))
 		return NOT_OWNER;

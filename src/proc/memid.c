@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "base/sys.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18
@@ -27,10 +28,11 @@ static pid_t owner;
 
 void fr_memid_setup(void)
 {
-	/* getpagesize, not sysconf: Debian's libc6 symbols file dates sysconf at 2.34 (its new
-	 * names), which would make the .deb depend on libc6 (>= 2.34) past the 2.17 floor. */
-	size_t len = (size_t)getpagesize();
-	pid_t self = getpid();
+	/* One page, whatever its size: the kernel rounds mmap's, madvise's and munmap's length up to
+	 * whole pages, so 4 KiB asks for one page of 16 or 64 KiB too (no getpagesize import). */
+	size_t len = 4096;
+	pid_t self = fr_sys_getpid();
+	long m;
 	void *p;
 
 	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
@@ -38,11 +40,12 @@ void fr_memid_setup(void)
 		__atomic_store_n(page, self, __ATOMIC_RELEASE);
 		return;
 	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	m = fr_sys_mmap_anon(len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+	if ((unsigned long)m > -4096UL)
 		return;
-	if (madvise(p, len, MADV_WIPEONFORK) != 0) {
-		munmap(p, len);
+	p = (void *)m;
+	if (fr_sys_madvise(p, len, MADV_WIPEONFORK) != 0) {
+		fr_sys_munmap(p, len);
 		return;
 	}
 	*(pid_t *)p = self;

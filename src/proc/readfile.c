@@ -7,21 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/sys.h"
+
 int fr_file_read(const char *path, char *buf, size_t size, fr_file_take_fn take, void *ctx)
 {
 	int saved = errno, fd, rc = 0;
 	size_t have = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		errno = saved;
+	fd = (int)fr_sys_open_ro(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	}
 	for (;;) {
-		ssize_t n = have < size ? read(fd, buf + have, size - have) : 0;
+		long n = have < size ? fr_sys_read(fd, buf + have, size - have) : 0;
 		long done;
 
-		if (n < 0 && errno == EINTR)
+		if (n == -EINTR)
 			continue;
 		if (n <= 0) {
 			rc = n < 0 ? -1 : 0;
@@ -35,7 +35,7 @@ int fr_file_read(const char *path, char *buf, size_t size, fr_file_take_fn take,
 		have -= (size_t)done;
 		memmove(buf, buf + done, have);
 	}
-	close(fd);
+	fr_sys_close(fd);
 	errno = saved;
 	return rc;
 }

@@ -2,7 +2,6 @@
 /* The clock-id name table and its parser. */
 #include "report/clocknames.h"
 
-#include <stdlib.h>
 #include <strings.h>
 
 /* Linux's clock ids (include/uapi/linux/time.h); 10 (CLOCK_SGI_CYCLE) is unused. */
@@ -27,6 +26,30 @@ const char *fr_clock_name(clockid_t clk)
 	return clk >= 0 && clk < N_NAMES ? names[clk] : NULL;
 }
 
+/*
+ * strtol(s, end, 10) as far as the caller's range check can tell: leading white space, a sign,
+ * decimal digits; a value past 32 bits stops growing (the caller refuses it either way). Ours, not
+ * libc's: no import (base/sys.h says why).
+ */
+static long decimal(const char *s, char **end)
+{
+	const char *p = s, *digits;
+	long v = 0;
+	int neg = 0;
+
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	for (digits = p; *p >= '0' && *p <= '9'; p++) {
+		if (v <= 4294967296L)
+			v = v * 10 + (*p - '0');
+	}
+	/* No digits: nothing was converted, and end is s itself, as strtol leaves it. */
+	*end = (char *)(p == digits ? s : p);
+	return neg ? -v : v;
+}
+
 int fr_clock_parse(const char *s, clockid_t *out)
 {
 	char *end;
@@ -42,7 +65,7 @@ int fr_clock_parse(const char *s, clockid_t *out)
 			return 0;
 		}
 	}
-	v = strtol(s, &end, 10);
+	v = decimal(s, &end);
 	if (*end != '\0' || end == s || v < -2147483647L - 1 || v > 2147483647L)
 		return -1;
 	*out = (clockid_t)v;

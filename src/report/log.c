@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "base/sys.h"
+
 /* ld.so's initial stack pointer (argc, argv..., NULL, envp...); weak: not everywhere. */
 extern void *__libc_stack_end __attribute__((weak));
 
@@ -63,7 +65,7 @@ void fr_line_start(struct fr_line *l)
 {
 	fr_line_init(l);
 	fr_line_add(l, "fastraw[");
-	fr_line_add_uint(l, (unsigned long)getpid());
+	fr_line_add_uint(l, (unsigned long)fr_sys_getpid());
 	fr_line_add(l, "] ");
 	add_program(l);
 	fr_line_add(l, ": ");
@@ -144,7 +146,7 @@ void fr_line_emit(struct fr_line *l)
 {
 	static const struct timespec now = { 0, 0 };
 	int saved = errno, was_pending, broken = 0;
-	sigset_t pipe_only, old, pending;
+	fr_ksigset pipe_only = fr_ksig_bit(SIGPIPE), old = 0, pending = 0;
 	size_t off = 0;
 
 	/* A line that overflowed says so rather than ending mid-word without a sign. */
@@ -153,24 +155,22 @@ void fr_line_emit(struct fr_line *l)
 	}
 	l->buf[l->len++] = '\n';
 	/* A SIGPIPE would kill a program that never wrote to its stderr, or change its exit status. */
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_only, &old);
-	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	fr_sys_sigprocmask(SIG_BLOCK, &pipe_only, &old);
+	was_pending = fr_sys_sigpending(&pending) == 0 && (pending & pipe_only);
 	while (off < l->len) {
-		ssize_t n = write(2, l->buf + off, l->len - off);
+		long n = fr_sys_write(2, l->buf + off, l->len - off);
 
-		if (n < 0 && errno == EINTR)
+		if (n == -EINTR)
 			continue;
-		broken = n < 0 && errno == EPIPE;
+		broken = n == -EPIPE;
 		if (n <= 0)
 			break;
 		off += (size_t)n;
 	}
 	/* Ours to take back only if it was not pending already: one pending SIGPIPE stays one. */
 	if (broken && !was_pending)
-		sigtimedwait(&pipe_only, NULL, &now);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+		fr_sys_sigtimedwait(&pipe_only, &now);
+	fr_sys_sigprocmask(SIG_SETMASK, &old, NULL);
 	l->len = 0;
 	l->cut = 0;
 	errno = saved;

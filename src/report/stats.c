@@ -9,6 +9,7 @@
 #include "report/clocknames.h"
 #include "report/errfd.h"
 #include "base/pages.h"
+#include "base/sys.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18 /* Linux 4.14 */
@@ -105,7 +106,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
-		if (madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
+		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
 			pthread_atfork(NULL, NULL, forget_parent_counts);
 	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);

@@ -273,8 +273,9 @@ static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
 
 /*
  * First the release's own layout where it says, from AT_SYSINFO_EHDR alone, checked and judged:
- * the common case, with no /proc read. Anything else (no vDSO, a release without its own layout,
- * unreadable pages, a failed check or self-test) is decided from /proc/self/maps.
+ * the common case, with no /proc read. Anything else (a release without its own layout,
+ * unreadable pages, a failed check or self-test) is decided from /proc/self/maps; no vDSO at
+ * all, as maps without one would decide it.
  */
 const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
 		      struct fr_pick *pick)
@@ -304,6 +305,15 @@ const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn rea
 		pick->judged = ok == 2;
 		return NULL;
 	}
-	fr_where_read(&w);
+	/*
+	 * No AT_SYSINFO_EHDR: the kernel mapped no vDSO, and with it no [vvar] (valgrind's clients,
+	 * vdso=0): decided as the maps would have it, without reading them (issue 30: no /proc
+	 * read at start-up; 21 k instructions of /bin/true's start-up under callgrind).
+	 */
+	if (w.vdso) {
+		fr_where_read(&w);
+	} else {
+		w.from_maps = 1;
+	}
 	return fr_locate_in(release, &w, judge_self_test, &ctx, kd, pick);
 }

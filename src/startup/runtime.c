@@ -10,6 +10,7 @@
 #include "startup/decide.h"
 #include "arch/stubs.h"
 #include "base/once.h"
+#include "base/sys.h"
 #include "calib/calib_source.h"
 #include "exact/fastpath.h"
 #include "kdata/gtod.h"
@@ -108,7 +109,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	if (release_seam)
 		p->st.release = release_seam;
 	else
-		p->st.release = uname(&p->uts) == 0 ? p->uts.release : NULL;
+		p->st.release = fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
 	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
@@ -270,7 +271,7 @@ static pid_t claimed; /* the process whose initialiser publishes; 0 before */
  */
 static int claim(void)
 {
-	pid_t self = getpid(), seen = 0;
+	pid_t self = fr_sys_getpid(), seen = 0;
 
 	while (!__atomic_compare_exchange_n(&claimed, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		if (seen == self)

@@ -59,7 +59,7 @@ kvm-clock) default_goal='<=0.87x' ;;
 *) default_goal='-' ;;
 esac
 # Every row: id, value, baseline, diff, ratio, goal, result, description.
-for row in "startup <=+20.0us" "startup-empty -" "passthrough <=+0.4ns" "passthrough-libc -" \
+for row in "startup <=+10.0us" "startup-empty -" "passthrough <=+0.4ns" "passthrough-libc -" \
 	"stats-raw <=+1.0ns" "stats-mono <=+1.0ns" "$ctr_uno-mode $uno_goal" "default-vdso $default_goal" \
 	"default-syscall -" "bare-$ctr_uno -" "bare-$ctr_fen -" "bare-$ctr_ord -"; do
 	id=${row%% *}

@@ -86,7 +86,7 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 	int su_base = r->startup_runs[SU_EMPTY] > 0 ? SU_EMPTY : SU_NONE, missed = 0;
 	char mode_what[128];
 	struct row rows[] = {
-		{ "startup", r->startup[SU_FASTRAW], r->startup[su_base], DIFF_AT_MOST, 20, "us",
+		{ "startup", r->startup[SU_FASTRAW], r->startup[su_base], DIFF_AT_MOST, 10, "us",
 		  su_base == SU_EMPTY ? "start-up of /bin/true (us per process): LD_PRELOAD=libfastraw vs an empty preload" :
 					"start-up of /bin/true (us per process): LD_PRELOAD=libfastraw vs NO preload (no empty .so found)" },
 		{ "startup-empty", r->startup[SU_EMPTY], r->startup[SU_NONE], NO_GOAL, 0, "",
