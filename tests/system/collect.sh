@@ -45,12 +45,17 @@ for cmd in 'sudo -h' 'su --help' 'passwd --help' 'mount --version' 'python3 -c p
 	printf '%s\n' "$out" | grep 'fastraw' >>"$O/setuid"
 done
 # A set-user-ID sudo caught while it waits for a password: its maps and its AT_SECURE (23).
-runuser -u fruser -- sh -c 'sleep 20 | env FASTRAW_DEBUG=1 sudo -S -p "" true' >/dev/null 2>&1 &
+# setsid: the pipeline is a process group of its own, ended as a whole once sudo has been read,
+# so nothing waits for the rest of its sleep. Looked for every 0.2 s, for up to 15 s.
+setsid runuser -u fruser -- sh -c 'sleep 20 | env FASTRAW_DEBUG=1 sudo -S -p "" true' >/dev/null 2>&1 &
+group=$!
 pid=
-for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-	sleep 1
+i=0
+while [ "$i" -lt 75 ]; do
 	pid=$(pgrep -x -u 0 -U fruser sudo | head -n 1)
 	[ -z "$pid" ] || break
+	sleep 0.2
+	i=$((i + 1))
 done
 if [ -n "$pid" ]; then
 	secure=$(od -An -v -tu8 "/proc/$pid/auxv" | tr -s ' ' '\n' | grep . | awk 'NR % 2 == 1 { k = $1 } NR % 2 == 0 && k == 23 { print $1 }')
@@ -60,6 +65,7 @@ if [ -n "$pid" ]; then
 else
 	echo "no sudo caught" >"$O/pending"
 fi
+kill -TERM -- "-$group" 2>/dev/null
 wait
 # su -c, as root, to the user.
 su -s /bin/sh -c 'id -un; grep -c libfastraw /proc/self/maps || :' fruser >"$O/su" 2>&1
@@ -94,4 +100,6 @@ FASTRAW_DEBUG=1 python3 -c 'import time; time.clock_gettime_ns(time.CLOCK_MONOTO
 journalctl -b --no-pager -o short-monotonic >"$O/journal" 2>&1
 echo finished >"$O/done"
 sync
-systemctl poweroff
+# Everything is recorded: --force skips stopping the units one by one (seconds under TCG), while
+# systemd-shutdown still ends every process and unmounts the disk cleanly for debugfs.
+systemctl poweroff --force
