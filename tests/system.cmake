@@ -2,8 +2,8 @@
 # Whole systems booted with libfastraw in /etc/ld.so.preload (label boot): Debian 12 and 11 on
 # x86-64 and Debian 12 on arm64, each under QEMU (TCG) against a control boot without it
 # (tests/system/boot.sh). The first run makes each disk image with mmdebstrap into the matrix
-# cache (400-450 MB each; 1-1.5 min on x86-64, 17 min for arm64 under qemu-user on a loaded
-# host); a boot pair then takes 1.3-1.5 min idle, 2-5 min beside a CI run. Skipped (77) with the
+# cache (400-450 MB each; idle 0.6 min on x86-64, 3 min for arm64 under qemu-user, 17 min beside
+# a CI run); a boot pair then takes 1.3-1.5 min idle, 2-5 min beside a CI run. Skipped (77) with the
 # reason where root, mmdebstrap, QEMU, the archive or (arm64) qemu-user binfmt cannot be had.
 if(CMAKE_CROSSCOMPILING OR FASTRAW_SANITIZE OR NOT FR_LIBC STREQUAL "glibc")
   return()
