@@ -4,10 +4,8 @@
 #define FR_CALIB_HOLD_H
 
 #include <signal.h>
-#include <stdint.h>
-#include <sys/syscall.h>
 
-#include "arch/arch.h"
+#include "base/sys.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -22,11 +20,6 @@
  * calling thread alone.
  */
 
-/* The kernel's signal set, rt_sigprocmask's (not libc's 128-byte sigset_t): 64 signals on x86-64 and arm64. */
-typedef uint64_t fr_ksigset;
-
-#define FR_SIGBIT(s) ((fr_ksigset)1 << ((s) - 1))
-
 /*
  * Every signal but those the kernel forces on a fault: one of those that is blocked kills the
  * process instead of running its handler, and a program whose seccomp filter traps our system
@@ -34,8 +27,8 @@ typedef uint64_t fr_ksigset;
  * SIGKILL and SIGSTOP cannot be held; the kernel leaves them out itself.
  */
 #define FR_HELD_SIGNALS                                                                        \
-	(~(FR_SIGBIT(SIGSEGV) | FR_SIGBIT(SIGBUS) | FR_SIGBIT(SIGILL) | FR_SIGBIT(SIGFPE) | \
-	   FR_SIGBIT(SIGTRAP) | FR_SIGBIT(SIGSYS)))
+	(~(fr_ksig_bit(SIGSEGV) | fr_ksig_bit(SIGBUS) | fr_ksig_bit(SIGILL) | fr_ksig_bit(SIGFPE) | \
+	   fr_ksig_bit(SIGTRAP) | fr_ksig_bit(SIGSYS)))
 
 /* The mask to give back; held is 0 when the kernel refused (a seccomp filter): then nothing changed. */
 struct fr_held {
@@ -47,14 +40,14 @@ static inline void fr_hold_signals(struct fr_held *h)
 {
 	fr_ksigset set = FR_HELD_SIGNALS;
 
-	h->held = fr_sys6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&set, (long)&h->old, sizeof(set), 0, 0) == 0;
+	h->held = fr_sys_sigprocmask(SIG_BLOCK, &set, &h->old) == 0;
 }
 
 /* A signal that arrived meanwhile is delivered as this returns. */
 static inline void fr_unhold_signals(const struct fr_held *h)
 {
 	if (h->held)
-		fr_sys6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&h->old, 0, sizeof(h->old), 0, 0);
+		fr_sys_sigprocmask(SIG_SETMASK, &h->old, NULL);
 }
 
 #pragma GCC visibility pop

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Files read through libc at start-up (readfile.h): /proc/self/maps line by line, and small sysfs and /proc files whole. */
+/* Files read by system calls at start-up (readfile.h): /proc/self/maps line by line, and small sysfs and /proc files whole. */
 #include "proc/readfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/sys.h"
 
 int fr_file_read(const char *path, char *buf, size_t size, fr_file_take_fn take, void *ctx)
 {
-	int saved = errno, fd, rc = 0;
+	int fd, rc = 0;
 	size_t have = 0;
 
 	fd = (int)fr_sys_open_ro(path, O_RDONLY | O_CLOEXEC);
@@ -36,7 +35,6 @@ int fr_file_read(const char *path, char *buf, size_t size, fr_file_take_fn take,
 		memmove(buf, buf + done, have);
 	}
 	fr_sys_close(fd);
-	errno = saved;
 	return rc;
 }
 

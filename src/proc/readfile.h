@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The one reader of files through libc at start-up: a chunk at a time into the caller's buffer, no stdio, no malloc. */
+/* The one reader of files at start-up, by system calls (base/sys.h): a chunk at a time into the caller's buffer, no stdio, no malloc. */
 #ifndef FR_READFILE_H
 #define FR_READFILE_H
 
@@ -16,11 +16,12 @@
 typedef long (*fr_file_take_fn)(void *ctx, char *buf, size_t have, int end);
 
 /*
- * Reads path through libc (open with O_CLOEXEC, each read retried on EINTR, close) into buf,
+ * Reads path by system calls, errno untouched (open with O_CLOEXEC, each read retried on EINTR,
+ * close) into buf,
  * size bytes, handing what it holds to take after each read and once at the end. 0 when the
  * file was read to its end or take stopped it, -1 when it cannot be opened or a read fails. The
- * caller's errno is kept. This is the policy of start-up code, which runs after relocation;
- * before it, only raw system calls will do (src/arch/auxv.c).
+ * caller's errno is kept. For start-up code, which runs after relocation; before it the
+ * auxiliary vector has its own reader (src/arch/auxv.c), below this layer.
  */
 int fr_file_read(const char *path, char *buf, size_t size, fr_file_take_fn take, void *ctx);
 
