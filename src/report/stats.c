@@ -33,7 +33,8 @@ FR_PAGE_BUFFER(slot_space, SLOTS_SIZE);
 /* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
 static unsigned claimed;
 
-__thread struct fr_stats_slot *fr_stats_mine;
+/* The model repeated: GCC 12 took the general-dynamic model for the definition despite the header's. */
+__thread struct fr_stats_slot *fr_stats_mine __attribute__((tls_model(FR_TLS_MODEL)));
 
 int fr_stats_on;
 static fr_raw_fn raw_target;
