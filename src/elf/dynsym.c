@@ -10,16 +10,7 @@
 
 #include "base/once.h"
 #include "elf/early.h"
-
-int fr_path_is(const char *path, const char *base)
-{
-	const char *slash = path;
-
-	for (const char *p = path; *p; p++)
-		if (*p == '/')
-			slash = p + 1;
-	return fr_streq(slash, base);
-}
+#include "elf/nextsym.h"
 
 /*
  * libc itself, from the loader's list read without a call: a sanitizer runtime intercepts
@@ -34,8 +25,11 @@ static int find_libc(struct fr_elfsyms *out)
 {
 	const struct r_debug *r = fr_rdebug();
 
+	uintptr_t self = fr_self_bias();
+
+	/* Our own entry is known by its bias, without reading its (long) name. */
 	for (const struct link_map *m = r ? r->r_map : NULL; m; m = m->l_next)
-		if (fr_is_libc(m->l_name, m->l_addr))
+		if (m->l_addr != self && fr_is_libc(m->l_name, m->l_addr))
 			return fr_elfsyms_from_dynamic(m->l_ld, m->l_addr, fr_loader_relocated_dynamic(m->l_addr, PF_W),
 						       out);
 	return -1;
@@ -68,6 +62,14 @@ int fr_libc_tables(struct fr_elfsyms *out)
 		__atomic_store_n(&libc_state, LIBC_FOUND, __ATOMIC_RELEASE);
 	}
 	return 0;
+}
+
+int fr_libc_kept_at(uintptr_t bias, struct fr_elfsyms *out)
+{
+	if (__atomic_load_n(&libc_state, __ATOMIC_ACQUIRE) != LIBC_FOUND || libc_kept.bias != bias)
+		return 0;
+	*out = libc_kept;
+	return 1;
 }
 
 static void *iterate_cache;
@@ -152,7 +154,8 @@ static void *getauxval_cache;
 
 fr_getauxval_fn fr_real_getauxval(void)
 {
-	return (fr_getauxval_fn)resolve(&getauxval_cache, "getauxval", "GLIBC_2.16");
+	/* getauxval has one version, GLIBC_2.16: the default lookup finds it without reading the versions. */
+	return (fr_getauxval_fn)resolve(&getauxval_cache, "getauxval", fr_elfsym_default);
 }
 
 unsigned long fr_auxval(unsigned long type)

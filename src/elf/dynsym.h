@@ -4,6 +4,7 @@
 #define FR_DYNSYM_H
 
 #include <link.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/libc.h"
@@ -13,8 +14,24 @@
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
-/* Whether path is base or ends in "/" base; no libc string calls (see fr_streq). */
-int fr_path_is(const char *path, const char *base);
+/*
+ * Whether path is base or ends in "/" base; no libc string calls (see fr_streq). Inline, so that
+ * base's length is a constant: the path is measured once and only its tail compared (every
+ * process runs this on the names of the objects ahead of libc's).
+ */
+static inline int fr_path_is(const char *path, const char *base)
+{
+	size_t n = 0, b = __builtin_strlen(base);
+
+	while (path[n])
+		n++;
+	if (n < b || (n > b && path[n - b - 1] != '/'))
+		return 0;
+	for (size_t i = 0; i < b; i++)
+		if (path[n - b + i] != base[i])
+			return 0;
+	return 1;
+}
 
 /*
  * Whether an object of the loader's list (its name and load bias) is libc. glibc's is libc.so.6 by
@@ -41,6 +58,13 @@ static inline int fr_is_libc(const char *name, uintptr_t bias)
  * list's entries ahead of libc's). No allocation, never dlsym. Returns 0 or -1.
  */
 int fr_libc_tables(struct fr_elfsyms *out);
+
+/*
+ * Whether the object at this load bias is the libc fr_libc_tables found and kept: 1 with its
+ * tables in out, else 0 (not found yet, or another object: in another namespace's list, libc's
+ * entry is another copy of libc). A loader's entry is known by its bias without reading its name.
+ */
+int fr_libc_kept_at(uintptr_t bias, struct fr_elfsyms *out);
 
 struct dl_phdr_info;
 typedef int (*fr_iterate_fn)(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg);

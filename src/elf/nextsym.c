@@ -56,6 +56,20 @@ static int self_phdrs(const ElfW(Phdr) **ph, int *phnum, uintptr_t *bias)
 	return -1;
 }
 
+/* Our load bias, computed once (racers compute the same); 0 when our header's segment is not found. */
+static uintptr_t self_bias_kept;
+
+uintptr_t fr_self_bias(void)
+{
+	uintptr_t bias = __atomic_load_n(&self_bias_kept, __ATOMIC_RELAXED);
+	const ElfW(Phdr) *ph;
+	int phnum;
+
+	if (!bias && self_phdrs(&ph, &phnum, &bias) == 0)
+		__atomic_store_n(&self_bias_kept, bias, __ATOMIC_RELAXED);
+	return bias;
+}
+
 int fr_self_contains(const void *addr)
 {
 	const ElfW(Phdr) *ph;
@@ -88,12 +102,19 @@ int fr_self_defines(const char *name)
  */
 int fr_phdr_is_self(const struct dl_phdr_info *info)
 {
+	uintptr_t bias = fr_self_bias();
+
+	/* Only the entry at our own load bias can be ours: the segment test is for that one alone. */
+	if (bias && info->dlpi_addr != bias)
+		return 0;
 	return fr_phdr_contains(info, (const void *)fr_phdr_is_self);
 }
 
 int fr_phdr_is_libc(const struct dl_phdr_info *info)
 {
-	return fr_is_libc(info->dlpi_name, info->dlpi_addr);
+	struct fr_elfsyms s;
+
+	return fr_libc_kept_at(info->dlpi_addr, &s) || fr_is_libc(info->dlpi_name, info->dlpi_addr);
 }
 
 int fr_phdr_is_vdso(const struct dl_phdr_info *info)
@@ -119,6 +140,9 @@ struct chain_walk {
 	void *arg;
 	int self_at_start; /* our entry came before libc's */
 	int reached_libc;  /* the walk went as far as libc, each() stopping it there or not */
+	/* Where the recording walk notes the first copy of the library ahead of ours (NULL: not asked). */
+	struct fr_elfsyms *copy;
+	int copy_found;
 };
 
 /* Returns 1 when each() stopped the walk. */
@@ -126,15 +150,34 @@ static int hand(struct chain_walk *c, const struct dl_phdr_info *info)
 {
 	struct fr_elfsyms s;
 
+	/* libc's tables as fr_libc_tables keeps them; libc is no copy of the library. */
+	if (fr_libc_kept_at(info->dlpi_addr, &s))
+		return c->each(&s, c->arg);
 	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0 || fr_copy_is(&s))
 		return 0;
 	return c->each(&s, c->arg);
 }
 
+/*
+ * An object ahead of ours (and of libc's): the first that is a copy of the library is noted, as
+ * passthru/copies.c's own walk would find it, so that start-up walks the list once, not twice.
+ */
+static void note_copy(struct chain_walk *c, const struct dl_phdr_info *info)
+{
+	struct fr_elfsyms s;
+
+	if (!c->copy || c->copy_found || fr_phdr_is_vdso(info))
+		return;
+	if (fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) == 0 && fr_copy_is(&s)) {
+		*c->copy = s;
+		c->copy_found = 1;
+	}
+}
+
 static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct chain_walk *c = arg;
-	int libc = fr_phdr_is_libc(info);
+	int libc;
 
 	(void)size;
 	if (!c->self_at_start) {
@@ -142,13 +185,16 @@ static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 			c->self_at_start = 1;
 			return 0;
 		}
-		if (!libc)
+		if (!fr_phdr_is_libc(info)) {
+			note_copy(c, info);
 			return 0;
+		}
 		hand(c, info);
 		return c->reached_libc = 1;
 	}
 	if (fr_phdr_is_vdso(info))
 		return 0;
+	libc = fr_phdr_is_libc(info);
 	c->reached_libc = libc;
 	return hand(c, info) || libc;
 }
@@ -174,8 +220,9 @@ static int chain_run(struct chain_walk *c)
 enum { CHAIN_NONE, CHAIN_BUILDING, CHAIN_READY };
 
 static int chain_state = CHAIN_NONE;
-static int chain_n, chain_self_at_start;
+static int chain_n, chain_self_at_start, chain_copy_found;
 static struct fr_elfsyms chain[CHAIN_MAX];
+static struct fr_elfsyms chain_copy; /* the first copy ahead of ours, when chain_copy_found */
 
 /* Records one object; 1 (stop, the record is not published) when it would overflow. */
 static int add(const struct fr_elfsyms *s, void *arg)
@@ -192,7 +239,7 @@ static int add(const struct fr_elfsyms *s, void *arg)
 static int chain_ready(void)
 {
 	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE, overflow = 0;
-	struct chain_walk c = { add, &overflow, 0, 0 };
+	struct chain_walk c = { add, &overflow, 0, 0, &chain_copy, 0 };
 	int ok;
 
 	if (st == CHAIN_READY)
@@ -204,8 +251,24 @@ static int chain_ready(void)
 	chain_n = 0;
 	ok = chain_run(&c) == 0 && c.reached_libc && !overflow;
 	chain_self_at_start = c.self_at_start;
+	chain_copy_found = c.copy_found;
 	__atomic_store_n(&chain_state, ok ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
 	return ok ? 0 : -1;
+}
+
+int fr_chain_recorded(void)
+{
+	return chain_ready() == 0;
+}
+
+int fr_chain_first_copy(struct fr_elfsyms *out)
+{
+	if (chain_ready() != 0)
+		return -1;
+	if (!chain_copy_found)
+		return 0;
+	*out = chain_copy;
+	return 1;
 }
 
 static int stop(const struct fr_elfsyms *s, void *arg)
@@ -217,7 +280,7 @@ static int stop(const struct fr_elfsyms *s, void *arg)
 
 int fr_self_loaded_at_start(void)
 {
-	struct chain_walk c = { stop, NULL, 0, 0 };
+	struct chain_walk c = { stop, NULL, 0, 0, NULL, 0 };
 
 	if (chain_ready() == 0)
 		return chain_self_at_start;
@@ -249,7 +312,7 @@ static int find(const struct fr_elfsyms *s, void *arg)
 void *fr_next_sym(const char *name)
 {
 	struct find_name f = { name, NULL };
-	struct chain_walk c = { find, &f, 0, 0 };
+	struct chain_walk c = { find, &f, 0, 0, NULL, 0 };
 	struct fr_elfsyms libc;
 
 	if (chain_ready() == 0) {

@@ -3,8 +3,12 @@
 #ifndef FR_NEXTSYM_H
 #define FR_NEXTSYM_H
 
+#include <stdint.h>
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
+
+struct fr_elfsyms;
 
 /*
  * The address an unversioned reference to name would bind to if libfastraw were not there: the
@@ -30,6 +34,23 @@ void *fr_next_sym_late(const char *name);
  */
 void *fr_next_cached(void **cache, const char *name);
 
+/*
+ * Whether the chain's record is made (the first call makes it, by the one walk of the loader's list
+ * that start-up needs): 1 when every later fr_next_sym reads the record, with no walk and no lock,
+ * so that the next definitions need not be found ahead of time (interpose/prime.h); 0 when calls
+ * still walk (this object was not seen in the list, a racer is recording, the list is too long).
+ */
+int fr_chain_recorded(void);
+
+/*
+ * The first copy of the library ahead of ours in the loader's list, as the recording walk saw it:
+ * 1 with its tables in *out, 0 when there is none, -1 when there is no record to ask.
+ */
+int fr_chain_first_copy(struct fr_elfsyms *out);
+
+/* This object's load bias, from its own ELF header (usable before relocation); 0 if unknown. */
+uintptr_t fr_self_bias(void);
+
 /* Whether addr lies in one of this object's own loaded segments (usable before relocation). */
 int fr_self_contains(const void *addr);
 
@@ -43,7 +64,6 @@ int fr_self_defines(const char *name);
 const char *fr_chain_problem(void);
 
 struct dl_phdr_info;
-struct fr_elfsyms;
 
 /*
  * Whether the object with these tables is a copy of libfastraw: its dynamic symbol table defines

@@ -79,9 +79,14 @@ static const struct fr_elfsyms *first(void)
 
 	if (st)
 		return st == FR_ONCE_NONE ? NULL : st;
-	if (!(iterate = fr_dl_iterate_phdr()))
-		return NULL;
-	iterate(visit_first, &w);
+	/* The chain's record (elf/nextsym.h) noted it in start-up's one walk; else a walk of our own. */
+	w.found = fr_chain_first_copy(&w.first);
+	if (w.found < 0) {
+		w.found = 0;
+		if (!(iterate = fr_dl_iterate_phdr()))
+			return NULL;
+		iterate(visit_first, &w);
+	}
 	/* Racers write the same tables before the publication. */
 	if (w.found)
 		first_tables = w.first;
