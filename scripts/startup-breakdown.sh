@@ -8,8 +8,9 @@
 # 1. Per-process cost, as fastraw-bench's start-up row measures it (tools/bench/bench_startup.c):
 #    /bin/true with no preload, an empty preload (a constructor and nothing else: the goal's
 #    baseline) and libfastraw, interleaved round by round; CPU time and minor page faults.
-# 2. The constructor's steps, each timed once, cold, in a fresh process (bench_startup_stages,
-#    linked against the library's own core), medians over N processes.
+# 2. The steps of initialisation, each timed once, cold, in a fresh process (bench_startup_stages,
+#    linked against the library's own core), medians over N processes; then the constructor's
+#    share (start) and the whole initialisation the first RAW read runs (init).
 # 3. For COMMAND: the system calls the library adds, the CPUID instructions it runs (each a trap
 #    to the hypervisor in a VM), and the dynamic loader's relocation statistics.
 set -euo pipefail
@@ -46,6 +47,7 @@ median_steps() {
 	done
 }
 median_steps steps
+median_steps start
 median_steps init
 
 echo

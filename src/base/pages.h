@@ -20,6 +20,13 @@
 #define FR_PAGE_BUFFER(name, size) \
 	static unsigned char name[(size) + 4096] __attribute__((aligned(64), section(FR_ARCH_PAGE_SECTION(name))))
 
+/*
+ * For a static that start-up's constructor never writes (the first RAW read does): in the same
+ * section as the page buffers, after .bss, so that the statics every constructor writes stay on
+ * one page of .bss (a page fault less in every process, issue 30).
+ */
+#define FR_LATE_STATIC(name) __attribute__((section(FR_ARCH_PAGE_SECTION(name))))
+
 /* The first page boundary at or after p. */
 static inline void *fr_page_up(void *p)
 {

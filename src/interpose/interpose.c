@@ -7,7 +7,9 @@
 #include "passthru/direct.h"
 #include "base/access.h"
 #include "startup/runtime.h"
+#include "startup/start.h"
 #include "elf/early.h"
+#include "elf/nextsym.h"
 #include "report/stats.h"
 #include "base/export.h"
 
@@ -68,9 +70,18 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
 FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
 
+/*
+ * Start-up's share that cannot wait for the first RAW read (startup/start.h), whose one walk of
+ * the loader's list records the objects after ours (elf/nextsym.h). With that record, the next
+ * definitions the exports chain to are found when first needed, by reading it (no walk, no lock,
+ * no system call): a process that never calls them pays nothing for them. Without it, they are
+ * found now (interpose/prime.h says why).
+ */
 static void __attribute__((constructor)) fr_ctor(void)
 {
-	fr_init();
+	fr_start();
+	if (fr_chain_recorded())
+		return;
 	fr_pass_prime();
 	fr_dl_prime();
 	fr_syscall_prime();

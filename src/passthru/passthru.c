@@ -21,6 +21,11 @@ int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
 }
 
+int fr_sys_clock_gettime_after_vdso(clockid_t clk, struct timespec *ts)
+{
+	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
+}
+
 int fr_fail(int err)
 {
 	errno = -err;

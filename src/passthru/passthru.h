@@ -115,6 +115,13 @@ static inline fr_real_fn fr_real_sys(void)
 	return (fr_real_fn){ fr_sys_clock_gettime };
 }
 
+/*
+ * The system call as the self-test's reference where the process had a vDSO and has unmapped it
+ * since (startup/runtime.c): a function of its own, so that the self-test, which refuses the
+ * system call where there never was a vDSO (fr_real_sys), tells the two apart.
+ */
+int fr_sys_clock_gettime_after_vdso(clockid_t clk, struct timespec *ts);
+
 #pragma GCC visibility pop
 
 #endif

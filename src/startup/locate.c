@@ -238,20 +238,90 @@ static const char *judge_self_test(const struct fr_kdata *kd, void *ctx)
 }
 
 /*
+ * The kernel's answers about the release's own pages, asked once and kept (the vDSO's address and
+ * the layout they are for, then whether its pages and its pvclock page can be read): start-up asks
+ * in the constructor when initialisation waits for the first RAW read (fr_locate_probe), since a
+ * seccomp filter installed meanwhile may refuse the probe's futex call. 0 unknown, 1 yes, 2 no.
+ */
+static struct {
+	uintptr_t vdso;
+	const struct fr_layout *lay;
+	int pages, vclock;
+} probed;
+static int probed_ready;
+
+static int verdict(int yes)
+{
+	return yes ? 1 : 2;
+}
+
+/*
  * Whether the pages the release's own layout names can be read where it puts them, asked of the
  * kernel before the first touch: a guess that lands on an unmapped or a SIGBUS page (a kernel
  * whose layout is not its release's) must cost an error code, not the host process. The
  * namespace page is a SIGBUS page outside a time namespace, so it is asked about only inside one.
  */
-static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
+/* 1 readable, 0 not, -1 when the kernel would not say (fr_word_readable's answers). */
+static int own_pages_ask(const struct fr_layout *own, uintptr_t vdso)
 {
 	uintptr_t vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
 	struct fr_kdata kd;
+	int r;
 
-	if (vdso <= vvar || fr_readable((const volatile void *)vvar) != 1)
+	if (vdso <= vvar)
 		return 0;
+	if ((r = fr_word_readable((const volatile void *)vvar)) != 1)
+		return r;
 	fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar, NULL);
-	return !fr_kdata_in_timens(&kd) || fr_readable(kd.raw_ns) == 1;
+	return fr_kdata_in_timens(&kd) ? fr_word_readable(kd.raw_ns) : 1;
+}
+
+/*
+ * The kernel's answer now, which sees a vDSO the program unmapped since; the kept answer only when
+ * the kernel would not say (a seccomp filter that refuses futex), and no when none was kept.
+ */
+static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
+{
+	int r = own_pages_ask(own, vdso);
+
+	if (r >= 0)
+		return r;
+	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.vdso == vdso && probed.lay == own &&
+	       probed.pages == 1;
+}
+
+/* The same for kd's pvclock page. */
+static int vclock_readable(const struct fr_kdata *kd)
+{
+	int r = kd->vclock ? fr_word_readable(kd->vclock) : 0;
+
+	if (r >= 0)
+		return r;
+	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.lay == kd->lay && probed.vclock == 1 &&
+	       (uintptr_t)kd->vvar == probed.vdso - (uintptr_t)kd->lay->pages_below * FR_PAGE_SIZE;
+}
+
+void fr_locate_probe(const char *release)
+{
+	const char *why;
+	const struct fr_layout *own = release ? fr_layout_for_release(release, &why) : NULL;
+	uintptr_t vdso = (uintptr_t)fr_vdso_base(), vvar;
+	struct fr_kdata kd;
+
+	if (!own || !vdso || __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE))
+		return;
+	probed.vdso = vdso;
+	probed.lay = own;
+	probed.pages = verdict(own_pages_ask(own, vdso) == 1);
+	/* The pvclock page only where the page says pvclock mode, as confirmed() reads it. */
+	if (FR_ARCH_HAS_VCLOCK && probed.pages == 1) {
+		vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
+		fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar,
+			      (const volatile uint8_t *)(vvar + (uintptr_t)own->vclock_page * FR_PAGE_SIZE));
+		if (fr_mode_is_pvclock(fr_kdata_mode(&kd)))
+			probed.vclock = verdict(fr_word_readable(kd.vclock) == 1);
+	}
+	__atomic_store_n(&probed_ready, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -266,7 +336,7 @@ static int confirmed(const struct fr_kdata *kd, const struct self_test_ctx *c)
 
 	if (!fr_mode_served(mode))
 		return 1;
-	if (fr_mode_is_pvclock(mode) && (!kd->vclock || fr_readable(kd->vclock) != 1))
+	if (fr_mode_is_pvclock(mode) && !vclock_readable(kd))
 		return 0;
 	return fr_self_test(kd, c->counter, c->real) == NULL ? 2 : 0;
 }

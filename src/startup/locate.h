@@ -47,6 +47,13 @@ const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge
 /* This process's mappings: /proc/self/maps, else only AT_SYSINFO_EHDR. */
 void fr_where_read(struct fr_where *w);
 
+/*
+ * Asks the kernel now whether the pages the release's own layout puts below the vDSO (and the
+ * pvclock page, in pvclock mode) can be read, and keeps the answers for fr_locate: start-up's
+ * constructor does, when initialisation waits for the first RAW read (startup/start.h).
+ */
+void fr_locate_probe(const char *release);
+
 /* fr_locate_in for this process, judged by fr_self_test with counter against real. */
 const char *fr_locate(const char *release, fr_counter_fn counter, fr_real_fn real, struct fr_kdata *kd,
 		      struct fr_pick *pick);

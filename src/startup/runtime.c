@@ -7,9 +7,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "startup/claim.h"
 #include "startup/decide.h"
+#include "startup/start.h"
 #include "arch/stubs.h"
 #include "base/once.h"
+#include "base/pages.h"
 #include "base/sys.h"
 #include "calib/calib_source.h"
 #include "exact/fastpath.h"
@@ -19,6 +22,7 @@
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "proc/env.h"
+#include "proc/readable.h"
 #include "report/errfd.h"
 #include "report/log.h"
 #include "elf/nextsym.h"
@@ -109,7 +113,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	if (release_seam)
 		p->st.release = release_seam;
 	else
-		p->st.release = fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
+		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
 	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
@@ -261,24 +265,7 @@ static const struct fr_state later_copy_state = {
 };
 
 /* The first copy's decisions: written by the thread that holds the claim, before their publication. */
-static struct fr_state state;
-static pid_t claimed; /* the process whose initialiser publishes; 0 before */
-
-/*
- * The right to publish, once per process. Racers computed the same plan and give way to the
- * thread that holds it; a child forked while another thread of its parent held it takes the
- * claim over instead of waiting for a publication that will never come.
- */
-static int claim(void)
-{
-	pid_t self = fr_sys_getpid(), seen = 0;
-
-	while (!__atomic_compare_exchange_n(&claimed, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		if (seen == self)
-			return 0;
-	}
-	return 1;
-}
+static struct fr_state state FR_LATE_STATIC(state);
 
 /* The entries of the first copy: the kernel's data, calibrated mode, or the real vDSO (NULL: now_pass). */
 static void entries(const struct plan *p, struct fr_state *s)
@@ -315,9 +302,16 @@ static void init_once(void)
 		return;
 	}
 	real = fr_real_get();
+	/*
+	 * The constructor found the vDSO's entry (startup/start.h); the program may have unmapped the
+	 * vDSO since, which the kernel tells by EFAULT (the data pages are mappings of their own, and
+	 * may still be there): then the self-test's reference is the system call.
+	 */
+	if (real.call != fr_real_sys().call && fr_word_readable((const volatile void *)real.call) == 0)
+		real = (fr_real_fn){ fr_sys_clock_gettime_after_vdso };
 	plan_make(&p, real);
 	/* The winner writes the state the fast path reads before the release store that publishes it. */
-	if (!claim())
+	if (!fr_claim())
 		return;
 	fr_kd = p.kd;
 	state.syscall_mode = syscall_mode_of(&p.env);

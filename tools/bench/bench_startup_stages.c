@@ -17,10 +17,14 @@
 #include "startup/decide.h"
 #include "startup/locate.h"
 #include "startup/runtime.h"
+#include "startup/start.h"
 
 /*
  * Usage: bench_startup_stages steps   one line "name ns" per step of the constructor, in its order
- *        bench_startup_stages init    one line "init ns": the whole of fr_init, as the constructor runs it
+ *        bench_startup_stages start   one line "start ns": the constructor's share (fr_start), as every
+ *                                     process pays it when no FASTRAW_* variable asks for more
+ *        bench_startup_stages init    one line "init ns": the whole of fr_init, as the first RAW read
+ *                                     runs it (or the constructor, when a variable asks)
  *        bench_startup_stages processes N LIB [EMPTY]
  *                                     fastraw-bench's start-up measurement alone: N processes of
  *                                     /bin/true per preload (none, EMPTY, LIB), interleaved
@@ -113,13 +117,16 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "steps") == 0) {
 		steps();
+	} else if (argc == 2 && strcmp(argv[1], "start") == 0) {
+		(void)ns();
+		STEP("start", fr_start());
 	} else if (argc == 2 && strcmp(argv[1], "init") == 0) {
 		(void)ns();
 		STEP("init", fr_init());
 	} else if ((argc == 4 || argc == 5) && strcmp(argv[1], "processes") == 0) {
 		return processes(atoi(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
 	} else {
-		fprintf(stderr, "usage: bench_startup_stages steps|init|processes N LIB [EMPTY]\n");
+		fprintf(stderr, "usage: bench_startup_stages steps|start|init|processes N LIB [EMPTY]\n");
 		return 2;
 	}
 	return 0;

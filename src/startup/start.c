@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* The constructor's share of start-up: the walk and the system calls that cannot wait, the rest left to the first RAW read. */
+#include "startup/start.h"
+
+#include <errno.h>
+#include <sys/auxv.h>
+
+#include "startup/claim.h"
+#include "startup/locate.h"
+#include "startup/runtime.h"
+#include "base/sys.h"
+#include "elf/dynsym.h"
+#include "elf/early.h"
+#include "kdata/kdata.h"
+#include "passthru/copies.h"
+#include "passthru/passthru.h"
+#include "proc/env.h"
+
+/* Written once by the constructor before the release store of uts_kept; read-only after. */
+static struct utsname kept_uts;
+static int uts_kept;
+
+int fr_start_uname(struct utsname *out)
+{
+	if (!__atomic_load_n(&uts_kept, __ATOMIC_ACQUIRE))
+		return -1;
+	*out = kept_uts;
+	return 0;
+}
+
+/* Whether the environment asks for what start-up prints, or for calibrated mode, whose inputs are files. */
+static int asks_now(const struct fr_env *e)
+{
+	return e->debug || e->stats || e->nwarn || e->tsc_set || e->source == FR_SRC_CALIBRATED;
+}
+
+void fr_start(void)
+{
+	enum fr_release_kind kind = FR_REL_UNPARSED;
+	struct fr_env env;
+	const char *why;
+	int saved;
+
+	if (!fr_relocated() || fr_state_published())
+		return;
+	saved = errno;
+	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
+	if (!asks_now(&env) && fr_sys_uname(&kept_uts) == 0) {
+		fr_layout_for_release_kind(kept_uts.release, &why, &kind);
+		__atomic_store_n(&uts_kept, 1, __ATOMIC_RELEASE);
+	}
+	/* fr_copy_later walks the list (once, kept); a later copy publishes what it always does. */
+	if (kind != FR_REL_KNOWN || !fr_claim_quietly() || fr_copy_later())
+		fr_init();
+	else {
+		/*
+		 * The vDSO's entry, found by reading its image, which only the kernel can say is still
+		 * mapped by then, and a seccomp filter may refuse the asking; the data pages' answers too.
+		 */
+		fr_real_get();
+		fr_locate_probe(kept_uts.release);
+	}
+	errno = saved;
+}
