@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "startup/decide.h"
+#include "startup/served.h"
 #include "arch/stubs.h"
 #include "base/once.h"
 #include "base/sys.h"
@@ -20,6 +21,7 @@
 #include "elf/early.h"
 #include "proc/env.h"
 #include "report/errfd.h"
+#include "report/clocknames.h"
 #include "report/log.h"
 #include "elf/nextsym.h"
 #include "report/stats.h"
@@ -146,7 +148,30 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->cal_forced_ineligible = eligible;
 }
 
-static void report(const struct plan *p)
+/* FASTRAW_DEBUG's line on FASTRAW_CLOCKS, printed only when it names more than RAW. */
+static void report_clocks(const struct fr_status *st)
+{
+	struct fr_line l;
+
+	fr_line_start(&l);
+	fr_line_add(&l, "clocks: ");
+	if (st->clocks) {
+		fr_line_add(&l, "served from the kernel's page:");
+		for (clockid_t c = 0; c < 32; c++) {
+			if (st->clocks >> c & 1) {
+				fr_line_add(&l, " ");
+				fr_line_add(&l, fr_clock_name(c));
+			}
+		}
+		fr_line_add(&l, " (and MONOTONIC_RAW)");
+	} else {
+		fr_line_add(&l, "only MONOTONIC_RAW is served: ");
+		fr_line_add(&l, st->clocks_why);
+	}
+	fr_line_emit(&l);
+}
+
+static void report(const struct plan *p, const struct fr_status *st)
 {
 	struct fr_line l;
 	const char *why;
@@ -226,6 +251,8 @@ static void report(const struct plan *p)
 		}
 	}
 	fr_line_emit(&l);
+	if (p->env.clocks != FR_ENV_CLOCKS_RAW)
+		report_clocks(st);
 }
 
 static int syscall_mode_of(const struct fr_env *env)
@@ -341,9 +368,17 @@ static void init_once(void)
 		state.raw = fr_stats_start(state.raw);
 		fr_pass_count();
 	}
+	/* After the counting wrapper: the dispatcher passes what it does not serve on to it. */
+	state.st.clocks_wanted = p.env.clocks;
+	state.st.clocks_why = fr_served_why_not(p.st.active, p.st.calibrated, p.env.clocks);
+	if (!state.st.clocks_why) {
+		state.st.clocks = fr_served_start(p.kd.lay, p.st.counter, p.env.clocks, p.env.stats);
+		if (!state.st.clocks)
+			state.st.clocks_why = "this era has no reader for them";
+	}
 	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
-	report(&p);
+	report(&p, &state.st);
 }
 
 void fr_init(void)
