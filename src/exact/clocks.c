@@ -48,7 +48,13 @@ static inline __attribute__((always_inline)) int coarse_read(const struct fr_kda
 		sec = FR_LD64(base);
 		nsec = FR_LD64(base + 8);
 		if (FR_LIKELY(!fr_seq_retry(entry + FR_OFF_SEQ, seq))) {
-			fr_ts_set(ts, sec + off_sec, nsec + off_nsec);
+			/* do_coarse copies the base as it is; do_coarse_timens carries the sum's seconds. */
+			if (in_ns) {
+				fr_ts_set(ts, sec + off_sec, nsec + off_nsec);
+			} else {
+				ts->tv_sec = (time_t)sec;
+				ts->tv_nsec = (long)nsec;
+			}
 			return FR_OK;
 		}
 	}
