@@ -103,6 +103,26 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 		int ret = fr_raw_read_fast(&r, ts);                                                       \
                                                                                                           \
 		return FR_LIKELY(ret != FR_GENERAL) ? ret : hres_##raw##_general(clk, ts);                \
+	}                                                                                                 \
+	static int served_##raw(clockid_t clk, struct timespec *ts)                                       \
+	{                                                                                                 \
+		if (FR_LIKELY(fr_clock_in(fr_served.hres, clk))) {                                        \
+			const struct fr_read r = { .kd = &fr_kd,                                          \
+						   .rules = rules_,                                       \
+						   .fs = fs_,                                             \
+						   .counter = ctr_##ctr,                                  \
+						   .emit = fr_emit_ts,                                    \
+						   .unordered = FR_UNORDERED_##ctr,                       \
+						   .hres = 1,                                             \
+						   .clock = clk };                                        \
+			int ret = fr_raw_read_fast(&r, ts);                                               \
+                                                                                                          \
+			if (FR_LIKELY(ret == FR_OK) || (ret == FR_GENERAL && hres_##raw##_general(clk, ts) == FR_OK)) \
+				return 0;                                                                 \
+		} else if (fr_clock_in(fr_served.coarse, clk) && fr_served.coarse_read(clk, ts) == FR_OK) {  \
+			return 0;                                                                         \
+		}                                                                                         \
+		return fr_served.next(clk, ts);                                                           \
 	}
 
 #define FR_UNORDERED_unordered 1
@@ -116,13 +136,22 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 FR_ARCH_READERS(FR_HRES_READERS)
 
 #define FR_CELL_HRES(raw, now, rules_, fs_, ctr) [rules_][FR_CTR_INDEX_##ctr] = hres_##raw,
+#define FR_CELL_SERVED(raw, now, rules_, fs_, ctr) [rules_][FR_CTR_INDEX_##ctr] = served_##raw,
 static const fr_clock_read_fn hres_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_HRES) };
+static const fr_clock_fn served_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_SERVED) };
 
 #define FR_PAIRING(raw, now, rules_, fs_, ctr) || (lay->rules == (rules_) && lay->field_shift == (fs_))
 fr_clock_read_fn fr_hres_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
 	return (0 FR_ARCH_READERS(FR_PAIRING)) ? hres_instances[lay->rules][mode] : NULL;
 }
+
+fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode)
+{
+	return (0 FR_ARCH_READERS(FR_PAIRING)) ? served_instances[lay->rules][mode] : NULL;
+}
+
+struct fr_served fr_served;
 
 int fr_clock_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, clockid_t clk,
 			       struct timespec *ts)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "exact/fastpath.h"
+#include "base/clockfn.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -33,6 +34,26 @@ static inline int fr_clock_in(uint32_t m, clockid_t clk)
  * the call on.
  */
 typedef int (*fr_clock_read_fn)(clockid_t clk, struct timespec *ts);
+
+/*
+ * What the served-clocks dispatchers read (startup/served.c fills it before it publishes one):
+ * the clocks each reader answers, the coarse reader, and where every other call goes (libc's
+ * convention). Written once, before the release store that publishes a dispatcher.
+ */
+struct fr_served {
+	unsigned hres, coarse;
+	fr_clock_read_fn coarse_read;
+	fr_clock_fn next;
+};
+extern struct fr_served fr_served;
+
+/*
+ * The dispatcher for an era's rules and a counter read, in libc's convention: the clocks of
+ * fr_served.hres with that instance's reading inlined, those of fr_served.coarse, and every
+ * other call, or one they cannot answer exactly, to fr_served.next. NULL for a layout it
+ * cannot serve. One indirect call less than a dispatcher calling a reader.
+ */
+fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode);
 
 /* The high-resolution reader for an era's rules and a counter read (it reads fr_kd), or NULL. */
 fr_clock_read_fn fr_hres_for(const struct fr_layout *lay, enum fr_counter_mode mode);

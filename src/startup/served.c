@@ -6,10 +6,8 @@
 #include "passthru/passthru.h"
 #include "report/stats.h"
 
-/* Written before the dispatcher that reads them is published (release store into fr_pass). */
-static unsigned hres_clocks, coarse_clocks;
-static fr_clock_read_fn hres_read, coarse_read;
-static fr_clock_fn next;
+/* The counting dispatcher's reader; the rest of its state is fr_served (exact/clocks.h). */
+static fr_clock_read_fn hres_read;
 
 const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 {
@@ -23,50 +21,42 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 }
 
 /*
- * One body, two instances: counting is a constant in each, so the dispatcher without
- * FASTRAW_STATS has no test of it. A reading that cannot be answered exactly (FR_PASS) goes
- * on to next, as every clock not served does.
+ * With FASTRAW_STATS: each call answered here is counted; one that cannot be answered exactly
+ * (FR_PASS) goes on to next, the counting wrapper, as every clock not served does. Without it,
+ * exact/clocks.c's dispatcher for the era and counter read serves, its reading inlined.
  */
-static inline __attribute__((always_inline)) int dispatch(clockid_t clk, struct timespec *ts, int counting)
+static int served_counting(clockid_t clk, struct timespec *ts)
 {
-	if (fr_clock_in(hres_clocks, clk)) {
+	if (fr_clock_in(fr_served.hres, clk)) {
 		if (FR_LIKELY(hres_read(clk, ts) == FR_OK)) {
-			if (counting)
-				fr_stats_served_on(clk);
+			fr_stats_served_on(clk);
 			return 0;
 		}
-	} else if (fr_clock_in(coarse_clocks, clk)) {
-		if (FR_LIKELY(coarse_read(clk, ts) == FR_OK)) {
-			if (counting)
-				fr_stats_served_on(clk);
+	} else if (fr_clock_in(fr_served.coarse, clk)) {
+		if (FR_LIKELY(fr_served.coarse_read(clk, ts) == FR_OK)) {
+			fr_stats_served_on(clk);
 			return 0;
 		}
 	}
-	return next(clk, ts);
-}
-
-static int served(clockid_t clk, struct timespec *ts)
-{
-	return dispatch(clk, ts, 0);
-}
-
-static int served_counting(clockid_t clk, struct timespec *ts)
-{
-	return dispatch(clk, ts, 1);
+	return fr_served.next(clk, ts);
 }
 
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting)
 {
 	fr_clock_read_fn h = fr_hres_for(lay, mode), c = fr_coarse_for(lay);
+	fr_clock_fn d = fr_served_for(lay, mode);
 
-	hres_clocks = h ? clocks & FR_CLOCKS_HRES : 0;
-	coarse_clocks = c ? clocks & FR_CLOCKS_COARSE : 0;
-	if (!(hres_clocks | coarse_clocks))
+	/* The readers bake in their era's field shift: a layout without its pairing serves nothing. */
+	if (!h || !d || !c)
+		return 0;
+	fr_served.hres = clocks & FR_CLOCKS_HRES;
+	fr_served.coarse = clocks & FR_CLOCKS_COARSE;
+	if (!(fr_served.hres | fr_served.coarse))
 		return 0;
 	hres_read = h;
-	coarse_read = c;
+	fr_served.coarse_read = c;
 	/* With FASTRAW_STATS fr_pass holds the counting wrapper already: the rest is counted there. */
-	next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
-	__atomic_store_n(&fr_pass, counting ? served_counting : served, __ATOMIC_RELEASE);
-	return hres_clocks | coarse_clocks;
+	fr_served.next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
+	__atomic_store_n(&fr_pass, counting ? served_counting : d, __ATOMIC_RELEASE);
+	return fr_served.hres | fr_served.coarse;
 }
