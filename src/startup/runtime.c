@@ -92,6 +92,7 @@ struct plan {
 	struct utsname uts;
 	struct fr_cal_seed seed;             /* calibrated mode's starting rate */
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
+	const char *clocks_why;            /* why FASTRAW_CLOCKS's other clocks are not served, or NULL */
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
@@ -132,6 +133,9 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	}
 	p->st.active = why == NULL;
 	p->st.reason = why;
+	p->clocks_why = fr_served_why_not(p->st.active, p->env.source == FR_SRC_CALIBRATED, p->env.clocks);
+	if (!p->clocks_why)
+		p->clocks_why = fr_self_test_clocks(&p->kd, fr_counter_for(p->st.counter), real, p->env.clocks);
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
@@ -370,7 +374,7 @@ static void init_once(void)
 	}
 	/* After the counting wrapper: the dispatcher passes what it does not serve on to it. */
 	state.st.clocks_wanted = p.env.clocks;
-	state.st.clocks_why = fr_served_why_not(p.st.active, p.st.calibrated, p.env.clocks);
+	state.st.clocks_why = p.st.calibrated ? fr_served_why_not(0, 1, p.env.clocks) : p.clocks_why;
 	if (!state.st.clocks_why) {
 		state.st.clocks = fr_served_start(p.kd.lay, p.st.counter, p.env.clocks, p.env.stats);
 		if (!state.st.clocks)
