@@ -387,7 +387,8 @@ fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fas
  *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
  * where the bracket does not depend on the counter: its loads and adds run beside the
  * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
- * simply given to the general path.
+ * simply given to the general path. A served high-resolution clock (r->hres) has NTP's mult,
+ * no power of two: it takes the counter mode's formula with kc as the counter instead.
  */
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
@@ -423,8 +424,9 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		pshift = FR_LDS8(pv + FR_PV_SHIFT);
 		fr_fast_fields(r, w, &f);
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
-		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) || f.mult != 1ull << (f.shift & 63) ||
-				pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
+		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
+				(!r->hres && f.mult != 1ull << (f.shift & 63)) || pshift > 0 ||
+				(f.base_nsec | f.cycle_last) >> 62))
 			return fr_fall_back(r, dst);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != w->seq))
@@ -437,6 +439,15 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		since_last = system_time - f.cycle_last;
 		if (FR_UNLIKELY(since_last + scaled > f.lim))
 			return fr_fall_back(r, dst);
+		if (r->hres) {
+			/*
+			 * A high-resolution clock's mult follows NTP and is no power of two: the counter
+			 * mode's formula below, with the kvmclock value kc as the counter, d = kc - L
+			 * (0 <= d <= lim, kc < 2^63: no mask changes it), in every x86 era.
+			 */
+			r->emit(dst, f.sec, (((since_last + scaled) * f.mult + f.base_nsec) >> f.shift) + w->off_nsec);
+			return FR_OK;
+		}
 		r->emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + w->off_nsec + scaled);
 		return FR_OK;
 	}

@@ -56,8 +56,9 @@ void aorun_set_clock(unsigned page, int mode, const struct aorun_clock *c)
 }
 
 /*
- * The CS_HRES_COARSE entry: RAW's clocksource fields (the kernel fills both from one clocksource),
- * and for every served clock a base of its own, so that a reader taking another clock's base
+ * The CS_HRES_COARSE entry: RAW's clocksource fields (the kernel fills both from one
+ * clocksource) but for mult, one step off as NTP's is (off a power of two on kvm-clock), and
+ * for every served clock a base of its own, so that a reader taking another clock's base
  * cannot agree by chance: shifted nanoseconds for the high-resolution clocks, plain ones for
  * the coarse clocks.
  */
@@ -70,7 +71,7 @@ void aorun_set_served_clocks(unsigned page, const struct aorun_clock *c)
 
 	oe_put64(e + FR_OFF_CYCLE_LAST, c->cycle_last);
 	oe_put64(e + FR_OFF_MASK + fs, c->mask);
-	oe_put32(e + FR_OFF_MULT + fs, c->mult);
+	oe_put32(e + FR_OFF_MULT + fs, c->mult > 1 ? c->mult - 1 : c->mult + 1);
 	oe_put32(e + FR_OFF_SHIFT + fs, c->shift);
 	for (unsigned i = 0; i < 4; i++) {
 		oe_put64(oe_clock_base(e, aorun_kd.lay, hres[i]), c->sec + (hres[i] + 1) * 1000003ULL);

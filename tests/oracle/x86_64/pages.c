@@ -46,10 +46,11 @@ void orun_set_clock(unsigned page, int mode, const struct orun_clock *c)
 }
 
 /*
- * The CS_HRES_COARSE entry: the same clocksource fields as RAW's (the kernel fills both from one
- * clocksource; NTP's mult differs, which the live snapshots cover), and for every served clock a
- * base of its own, so that a reader taking another clock's base cannot agree by chance. The
- * high-resolution bases are shifted nanoseconds like RAW's; the coarse ones plain nanoseconds.
+ * The CS_HRES_COARSE entry: RAW's clocksource fields (the kernel fills both from one
+ * clocksource) but for mult, one step off as NTP's is (off a power of two on kvm-clock), and
+ * for every served clock a base of its own, so that a reader taking another clock's base
+ * cannot agree by chance: shifted nanoseconds for the high-resolution clocks, plain ones for
+ * the coarse clocks.
  */
 void orun_set_served_clocks(unsigned page, const struct orun_clock *c)
 {
@@ -62,7 +63,7 @@ void orun_set_served_clocks(unsigned page, const struct orun_clock *c)
 	if (fs)
 		oe_put64(e + FR_OFF_MAX_CYCLES, c->max_cycles);
 	oe_put64(e + FR_OFF_MASK + fs, ~0ULL);
-	oe_put32(e + FR_OFF_MULT + fs, c->mult);
+	oe_put32(e + FR_OFF_MULT + fs, c->mult > 1 ? c->mult - 1 : c->mult + 1);
 	oe_put32(e + FR_OFF_SHIFT + fs, c->shift);
 	for (unsigned i = 0; i < 4; i++) {
 		oe_put64(oe_clock_base(e, orun_kd.lay, hres[i]), c->sec + (hres[i] + 1) * 1000003ULL);
