@@ -48,6 +48,7 @@ target_link_libraries(e2e_spy PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 fr_add_e2e_probe(vfork e2e/probe_vfork.c)
 fr_add_e2e_probe(sandbox e2e/probe_sandbox.c e2e/elfwalk.c)
 fr_add_e2e_probe(stats e2e/probe_stats.c)
+fr_add_e2e_probe(served e2e/probe_served.c)
 fr_add_e2e_probe(vdso_id e2e/probe_vdso_id.c)
 fr_add_e2e_probe(vdso_gone e2e/probe_vdso_gone.c)
 # The API probe links the library itself: no preload needed.
@@ -88,6 +89,7 @@ add_dependencies(test_e2e_syscall e2e_spy)
 fr_add_e2e_test(e2e_vfork vfork)
 fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)
+fr_add_e2e_test(e2e_served served)
 fr_add_e2e_test(e2e_vdso_id vdso_id)
 # Not with the sanitizers: their runtime calls into the vDSO itself (its own clock reads), so a
 # program that unmapped it faults there even without libfastraw.

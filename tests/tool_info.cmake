@@ -8,7 +8,7 @@ if(FASTRAW_SANITIZE)
 endif()
 # Label system: the case needs a real kernel of the target (a vDSO's pages), and skips under
 # qemu-user in a cross build (tests/tools/arch_facts.sh); the others also run there.
-foreach(case plain preload env json usage timens release)
+foreach(case plain preload env clocks json usage timens release)
   set(fr_info_labels tools)
   if(case MATCHES "^(timens|release)$")
     list(APPEND fr_info_labels system)

@@ -57,7 +57,7 @@ if(FASTRAW_SANITIZE)
   list(APPEND launcher_env ASAN_OPTIONS=verify_asan_link_order=0)
 endif()
 
-foreach(case usage env refuse static stats install unreadable)
+foreach(case usage env refuse static stats clocks install unreadable)
   # system: the launcher execve()s target programs, which qemu-user cannot (tool_info.cmake).
   fr_add_script_test(launcher_${case} LABELS launcher system SKIP TIMEOUT 120
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_${case}.sh

@@ -42,29 +42,63 @@ struct fr_read {
 	fr_general_fn general; /* what a fast reading falls back to, NULL: FR_GENERAL (unused by the general one) */
 	fr_emit_fn emit;       /* where a fast reading puts its answer (unused by the general one) */
 	int unordered;         /* counter is the unordered read (FR_CTR_UNORDERED): see fr_masked_behind */
+	/*
+	 * 0 (every RAW instance leaves it so): CLOCK_MONOTONIC_RAW from the CS_RAW entry. 1: clock,
+	 * a high-resolution clock (REALTIME, MONOTONIC, BOOTTIME, TAI), from the CS_HRES_COARSE
+	 * entry, as the kernel's vDSO picks its base (served clocks, exact/clocks.h).
+	 */
+	int hres;
+	clockid_t clock;
 };
+
+/* basetime[clock] of an entry (sec, then nsec); on a time namespace's page, offset[clock]. */
+static inline __attribute__((always_inline)) const volatile uint8_t *fr_basetime(const volatile uint8_t *entry,
+										 uint32_t fs, uint32_t clock)
+{
+	return entry + FR_OFF_BASETIME + fs + 16 * clock;
+}
 
 /* The CS_RAW entry's base time (sec, then nsec); on a time namespace's page, its offsets. */
 static inline __attribute__((always_inline)) const volatile uint8_t *fr_raw_basetime(const volatile uint8_t *entry,
 										     uint32_t fs)
 {
-	return entry + FR_OFF_BASETIME + fs + 16 * FR_CLOCK_RAW_ID;
+	return fr_basetime(entry, fs, FR_CLOCK_RAW_ID);
+}
+
+/* The base r reads in an entry: RAW's, or its high-resolution clock's. */
+static inline __attribute__((always_inline)) const volatile uint8_t *fr_read_base(const struct fr_read *r,
+										  const volatile uint8_t *entry)
+{
+	return r->hres ? fr_basetime(entry, r->fs, (uint32_t)r->clock) : fr_raw_basetime(entry, r->fs);
+}
+
+/* The entry r reads on page 0: CS_RAW, or CS_HRES_COARSE. */
+static inline __attribute__((always_inline)) const volatile uint8_t *fr_read_entry0(const struct fr_read *r)
+{
+	return r->hres ? r->kd->hres0 : r->kd->raw0;
+}
+
+/* The same entry on the page with the real data inside a time namespace, or NULL. */
+static inline __attribute__((always_inline)) const volatile uint8_t *fr_read_entry_ns(const struct fr_read *r)
+{
+	return r->hres ? r->kd->hres_ns : r->kd->raw_ns;
 }
 
 /*
  * Whether entry, seen with an odd seq, is a time namespace's page (seq 1 and the marker mode)
- * rather than a writer at work: then its offsets, which never change, into *off_sec and
- * *off_nsec; the real data is on kd->raw_ns, with its own seqcount.
+ * rather than a writer at work: then its offsets for r's clock, which never change, into
+ * *off_sec and *off_nsec (the kernel fills those of REALTIME and TAI with 0); the real data is
+ * on fr_read_entry_ns(r), with its own seqcount.
  */
-static inline __attribute__((always_inline)) int fr_timens_offsets(const struct fr_kdata *kd,
-								   const volatile uint8_t *entry, uint32_t fs,
-								   uint64_t *off_sec, uint64_t *off_nsec)
+static inline __attribute__((always_inline)) int fr_timens_offsets(const struct fr_read *r,
+								   const volatile uint8_t *entry, uint64_t *off_sec,
+								   uint64_t *off_nsec)
 {
 	const volatile uint8_t *off;
 
-	if (!kd->raw_ns || FR_LD32(entry + FR_OFF_MODE) != kd->lay->timens_mode)
+	if (!fr_read_entry_ns(r) || FR_LD32(entry + FR_OFF_MODE) != r->kd->lay->timens_mode)
 		return 0;
-	off = fr_raw_basetime(entry, fs);
+	off = fr_read_base(r, entry);
 	*off_sec = FR_LD64(off);
 	*off_nsec = FR_LD64(off + 8);
 	return 1;
@@ -210,14 +244,13 @@ static inline __attribute__((always_inline)) int
 fr_raw_snapshot(const struct fr_read *r, uint64_t tick, uint64_t *cycles, struct fr_raw_vals *v, uint64_t *off_sec,
 		uint64_t *off_nsec)
 {
-	const struct fr_kdata *kd = r->kd;
-	const volatile uint8_t *entry = kd->raw0;
+	const volatile uint8_t *entry = fr_read_entry0(r);
 	uint32_t fs = r->fs;
 	int in_ns = 0;
 
 	*off_sec = *off_nsec = 0;
 	for (int i = 0; i < FR_SEQ_TRIES; i++) {
-		const volatile uint8_t *base = fr_raw_basetime(entry, fs);
+		const volatile uint8_t *base = fr_read_base(r, entry);
 		uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 
 		if (FR_UNLIKELY(seq & 1)) {
@@ -225,8 +258,8 @@ fr_raw_snapshot(const struct fr_read *r, uint64_t tick, uint64_t *cycles, struct
 			 * Odd: a writer is at work, or this is a time-namespace page, so
 			 * fr_seq_begin's wait does not fit here.
 			 */
-			if (!in_ns && fr_timens_offsets(kd, entry, fs, off_sec, off_nsec)) {
-				entry = kd->raw_ns;
+			if (!in_ns && fr_timens_offsets(r, entry, off_sec, off_nsec)) {
+				entry = fr_read_entry_ns(r);
 				in_ns = 1;
 				continue;
 			}
@@ -311,7 +344,7 @@ static inline __attribute__((always_inline)) void
 fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fast_fields *f)
 {
 	const volatile uint8_t *entry = w->entry;
-	const volatile uint8_t *base = fr_raw_basetime(entry, r->fs);
+	const volatile uint8_t *base = fr_read_base(r, entry);
 
 #if FR_ARCH_DELTA_MASKED
 	/*
@@ -354,7 +387,8 @@ fr_fast_fields(const struct fr_read *r, const struct fr_window *w, struct fr_fas
  *     ns = [(B >> s) + system_time - L + off_nsec] + scaled,
  * where the bracket does not depend on the counter: its loads and adds run beside the
  * multiplies. Anything else (including d = 0 cases the shortcut would also get right) is
- * simply given to the general path.
+ * simply given to the general path. A served high-resolution clock (r->hres) has NTP's mult,
+ * no power of two: it takes the counter mode's formula with kc as the counter instead.
  */
 static inline __attribute__((always_inline)) int
 fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
@@ -390,8 +424,9 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		pshift = FR_LDS8(pv + FR_PV_SHIFT);
 		fr_fast_fields(r, w, &f);
 		/* shift >= 64 masks as the vDSO's own shifts do; a power-of-two mult implies shift < 32. */
-		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) || f.mult != 1ull << (f.shift & 63) ||
-				pshift > 0 || (f.base_nsec | f.cycle_last) >> 62))
+		if (FR_UNLIKELY(!(FR_LD8(pv + FR_PV_FLAGS) & FR_PV_STABLE_BIT) ||
+				(!r->hres && f.mult != 1ull << (f.shift & 63)) || pshift > 0 ||
+				(f.base_nsec | f.cycle_last) >> 62))
 			return fr_fall_back(r, dst);
 		FR_BARRIER();
 		if (FR_UNLIKELY(FR_LD32(pv + FR_PV_VERSION) != version || FR_LD32(entry + FR_OFF_SEQ) != w->seq))
@@ -404,6 +439,15 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 		since_last = system_time - f.cycle_last;
 		if (FR_UNLIKELY(since_last + scaled > f.lim))
 			return fr_fall_back(r, dst);
+		if (r->hres) {
+			/*
+			 * A high-resolution clock's mult follows NTP and is no power of two: the counter
+			 * mode's formula below, with the kvmclock value kc as the counter, d = kc - L
+			 * (0 <= d <= lim, kc < 2^63: no mask changes it), in every x86 era.
+			 */
+			r->emit(dst, f.sec, (((since_last + scaled) * f.mult + f.base_nsec) >> f.shift) + w->off_nsec);
+			return FR_OK;
+		}
 		r->emit(dst, f.sec, (f.base_nsec >> f.shift) + since_last + w->off_nsec + scaled);
 		return FR_OK;
 	}
@@ -442,8 +486,7 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 /* The fast reading: page 0, or a time namespace's real page with its offsets. */
 static inline __attribute__((always_inline)) int fr_raw_read_fast(const struct fr_read *r, void *dst)
 {
-	const struct fr_kdata *kd = r->kd;
-	const volatile uint8_t *entry = kd->raw0;
+	const volatile uint8_t *entry = fr_read_entry0(r);
 	uint32_t seq = FR_LD32(entry + FR_OFF_SEQ);
 	uint64_t off_sec, off_nsec;
 
@@ -452,12 +495,12 @@ static inline __attribute__((always_inline)) int fr_raw_read_fast(const struct f
 		return fr_fast_entry(r, &(const struct fr_window){ .entry = entry, .seq = seq }, dst);
 	}
 	/* Odd: a writer at work, or a namespace page. */
-	if (fr_timens_offsets(kd, entry, r->fs, &off_sec, &off_nsec)) {
-		seq = FR_LD32(kd->raw_ns + FR_OFF_SEQ);
+	if (fr_timens_offsets(r, entry, &off_sec, &off_nsec)) {
+		seq = FR_LD32(fr_read_entry_ns(r) + FR_OFF_SEQ);
 		if (FR_LIKELY(!(seq & 1))) {
 			FR_BARRIER();
 			return fr_fast_entry(r,
-					     &(const struct fr_window){ .entry = kd->raw_ns, .seq = seq,
+					     &(const struct fr_window){ .entry = fr_read_entry_ns(r), .seq = seq,
 									.off_sec = off_sec, .off_nsec = off_nsec },
 					     dst);
 		}

@@ -101,6 +101,8 @@ void fr_kdata_init(struct fr_kdata *kd, const struct fr_layout *lay, const volat
 	kd->hvclock = vclock ? vclock + FR_PAGE_SIZE : NULL;
 	kd->raw0 = fr_raw_entry(kd, 0);
 	kd->raw_ns = lay->timens_page ? fr_raw_entry(kd, lay->timens_page) : NULL;
+	kd->hres0 = fr_hres_entry(kd, 0);
+	kd->hres_ns = lay->timens_page ? fr_hres_entry(kd, lay->timens_page) : NULL;
 	kd->pv_fast = vclock ? vclock : no_pvclock;
 }
 

@@ -119,6 +119,8 @@ struct fr_kdata {
 	const volatile uint8_t *hvclock; /* the Hyper-V TSC page: vclock + 1 page, or NULL */
 	const volatile uint8_t *raw0;   /* the CS_RAW entry on page 0 */
 	const volatile uint8_t *raw_ns; /* the CS_RAW entry with the real data in a time namespace, or NULL */
+	const volatile uint8_t *hres0;  /* the CS_HRES_COARSE entry on page 0 (served clocks) */
+	const volatile uint8_t *hres_ns; /* the CS_HRES_COARSE entry with the real data in a namespace, or NULL */
 	const volatile uint8_t *pv_fast; /* vclock, or a stand-in whose stable bit is clear: never NULL */
 };
 
@@ -164,6 +166,12 @@ const struct fr_layout *fr_layout_newest(unsigned i);
 static inline const volatile uint8_t *fr_raw_entry(const struct fr_kdata *kd, uint32_t page)
 {
 	return kd->vvar + (size_t)page * FR_PAGE_SIZE + kd->lay->data_off + kd->lay->clock_size;
+}
+
+/* The CS_HRES_COARSE entry, the one before CS_RAW's, of a data page (every era's first entry). */
+static inline const volatile uint8_t *fr_hres_entry(const struct fr_kdata *kd, uint32_t page)
+{
+	return kd->vvar + (size_t)page * FR_PAGE_SIZE + kd->lay->data_off;
 }
 
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_SHADOW_VDSO and FASTRAW_SYSCALL; unknown values become warnings. */
+/* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_CLOCKS, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_SHADOW_VDSO and FASTRAW_SYSCALL; unknown values become warnings. */
 #include "proc/env.h"
 
 #include <string.h>
@@ -13,9 +13,10 @@ enum {
 	SEEN_STATS = 1u << 4,
 	SEEN_SHADOW_VDSO = 1u << 5,
 	SEEN_SYSCALL = 1u << 6,
+	SEEN_CLOCKS = 1u << 7,
 };
 
-_Static_assert(SEEN_SYSCALL == 1u << (FR_ENV_NVARS - 1), "FR_ENV_NVARS counts the variables");
+_Static_assert(SEEN_CLOCKS == 1u << (FR_ENV_NVARS - 1), "FR_ENV_NVARS counts the variables");
 
 /* The value of name in one "NAME=value" entry, or NULL. */
 static const char *match(const char *entry, const char *name)
@@ -114,6 +115,61 @@ static void parse_source(struct fr_env *out, const char *value)
 	add_warning(out, "FASTRAW_SOURCE", value, "auto, kernel, calibrated, off");
 }
 
+const struct fr_env_clock_word fr_env_clock_words[7] = {
+	{ "raw", CLOCK_MONOTONIC_RAW },
+	{ "monotonic", CLOCK_MONOTONIC },
+	{ "boottime", CLOCK_BOOTTIME },
+	{ "realtime", CLOCK_REALTIME },
+	{ "tai", CLOCK_TAI },
+	{ "monotonic_coarse", CLOCK_MONOTONIC_COARSE },
+	{ "realtime_coarse", CLOCK_REALTIME_COARSE },
+};
+
+#define FR_CLOCKS_ACCEPTED                                                                                  \
+	"raw, all, or a comma list of raw, monotonic, boottime, realtime, tai, monotonic_coarse, "       \
+	"realtime_coarse"
+
+/* The clock id of the n bytes at w, a word of fr_env_clock_words, or -1. */
+static int clock_word(const char *w, size_t n)
+{
+	for (size_t i = 0; i < sizeof(fr_env_clock_words) / sizeof(fr_env_clock_words[0]); i++) {
+		if (strlen(fr_env_clock_words[i].word) == n && strncmp(w, fr_env_clock_words[i].word, n) == 0)
+			return (int)fr_env_clock_words[i].clock;
+	}
+	return -1;
+}
+
+/*
+ * FASTRAW_CLOCKS: "raw", "all" or a comma list of clock words. One word not understood (an empty
+ * one included) makes the whole value a warning, and RAW alone is served: a typo must not serve
+ * half a list.
+ */
+static void parse_clocks(struct fr_env *out, const char *value)
+{
+	unsigned m = FR_ENV_CLOCKS_RAW;
+	const char *w = value;
+
+	if (strcmp(value, "all") == 0) {
+		out->clocks = FR_ENV_CLOCKS_ALL;
+		return;
+	}
+	for (;;) {
+		const char *end = strchr(w, ',');
+		size_t n = end ? (size_t)(end - w) : strlen(w);
+		int clk = clock_word(w, n);
+
+		if (clk < 0) {
+			add_warning(out, "FASTRAW_CLOCKS", value, FR_CLOCKS_ACCEPTED);
+			return;
+		}
+		m |= 1u << clk;
+		if (!end)
+			break;
+		w = end + 1;
+	}
+	out->clocks = m;
+}
+
 /* A flag variable's first, non-empty entry. */
 static void flag(struct fr_env *out, const char *name, const char *v, unsigned bit, int *dst)
 {
@@ -124,6 +180,7 @@ static void flag(struct fr_env *out, const char *name, const char *v, unsigned b
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->clocks = FR_ENV_CLOCKS_RAW;
 	for (; !secure && envp && *envp; envp++) {
 		const char *e = *envp, *v;
 
@@ -132,6 +189,9 @@ void fr_env_parse(char *const *envp, int secure, struct fr_env *out)
 		if ((v = match(e, "FASTRAW_TSC"))) {
 			if (first(out, SEEN_TSC) && *v)
 				parse_tsc(out, v);
+		} else if ((v = match(e, "FASTRAW_CLOCKS"))) {
+			if (first(out, SEEN_CLOCKS) && *v)
+				parse_clocks(out, v);
 		} else if ((v = match(e, "FASTRAW_SOURCE"))) {
 			if (first(out, SEEN_SOURCE) && *v)
 				parse_source(out, v);

@@ -3,6 +3,8 @@
 #ifndef FR_ENV_H
 #define FR_ENV_H
 
+#include <time.h>
+
 #include "arch/arch.h"
 #include "report/log.h"
 
@@ -10,10 +12,25 @@
 #pragma GCC visibility push(hidden)
 
 /* How many FASTRAW_* variables there are: each is read once (the first entry), so warned about at most once. */
-#define FR_ENV_NVARS 7
+#define FR_ENV_NVARS 8
 
 /* At most this many bytes of an echoed value are shown; a longer one ends in "..." and its length. */
 #define FR_ENV_SHOW_MAX 64
+
+/* FASTRAW_CLOCKS=raw, the default: RAW alone. */
+#define FR_ENV_CLOCKS_RAW (1u << CLOCK_MONOTONIC_RAW)
+
+/* FASTRAW_CLOCKS=all: every clock the kernel's vDSO computes from its page. */
+#define FR_ENV_CLOCKS_ALL                                                                                   \
+	(FR_ENV_CLOCKS_RAW | (1u << CLOCK_REALTIME) | (1u << CLOCK_MONOTONIC) | (1u << CLOCK_BOOTTIME) |    \
+	 (1u << CLOCK_TAI) | (1u << CLOCK_REALTIME_COARSE) | (1u << CLOCK_MONOTONIC_COARSE))
+
+/* The words of a FASTRAW_CLOCKS list and their clock ids, for the parser and the tools. */
+struct fr_env_clock_word {
+	const char *word; /* "monotonic" */
+	clockid_t clock;
+};
+extern const struct fr_env_clock_word fr_env_clock_words[7];
 
 /* A variable whose value was not understood; the default was used. */
 struct fr_env_warning {
@@ -45,6 +62,11 @@ struct fr_env {
 	 */
 	int shadow_vdso;
 	int syscall_raw;              /* FASTRAW_SYSCALL=1: syscall(SYS_clock_gettime, RAW) may take the fast path */
+	/*
+	 * FASTRAW_CLOCKS: the clocks to serve from the kernel's page, one bit per clock id. Always
+	 * holds CLOCK_MONOTONIC_RAW; only that by default ("raw").
+	 */
+	unsigned clocks;
 	unsigned seen;                /* one bit per variable whose first entry has been read */
 	int nwarn;
 	struct fr_env_warning warn[FR_ENV_NVARS];

@@ -34,10 +34,11 @@ void fr_stats_pass(clockid_t clk);
 /* Counts 0..11 for the named clock ids, the last for every other id (CPU clocks, invalid ids). */
 #define FR_STATS_CLOCKS 13
 
-/* One thread's counts. Only that thread writes them; a cache line (two) of its own. */
+/* One thread's counts. Only that thread writes them; cache lines of its own. */
 struct fr_stats_slot {
 	uint64_t raw;                   /* RAW calls made through the counting wrapper */
 	uint64_t pass[FR_STATS_CLOCKS]; /* calls the real vDSO or the kernel answered, per clock id */
+	uint64_t fast[FR_STATS_CLOCKS]; /* calls of the other served clocks (FASTRAW_CLOCKS) answered here */
 } __attribute__((aligned(128)));
 
 /*
@@ -65,6 +66,20 @@ static inline int fr_stats_clock_index(clockid_t clk)
 
 /* The first counted call of a thread: takes a slot (or counts in the shared one). Out of line. */
 void fr_stats_pass_first(clockid_t clk) __attribute__((noinline, cold));
+
+/* The same for a call of a served clock answered here (fr_stats_served_on). */
+void fr_stats_served_first(clockid_t clk) __attribute__((noinline, cold));
+
+/* Counts one call of a served clock (not RAW) answered from the kernel's page, while counting is on. */
+static inline void fr_stats_served_on(clockid_t clk)
+{
+	struct fr_stats_slot *s = fr_stats_mine;
+
+	if (FR_LIKELY(s != NULL))
+		fr_stats_bump(&s->fast[fr_stats_clock_index(clk)]);
+	else
+		fr_stats_served_first(clk);
+}
 
 /*
  * fr_stats_pass inlined, for a caller that runs only while counting is on (the pass-through's

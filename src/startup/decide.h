@@ -33,6 +33,12 @@ enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr
  */
 const char *fr_self_test(const struct fr_kdata *kd, fr_counter_fn counter, fr_real_fn real);
 
+/*
+ * The self-test for every served clock of `clocks` but RAW (FASTRAW_CLOCKS): each answer, where
+ * the fast reading gives one, inside the vDSO's bracket of the same clock. NULL, or why not.
+ */
+const char *fr_self_test_clocks(const struct fr_kdata *kd, fr_counter_fn counter, fr_real_fn real, unsigned clocks);
+
 #pragma GCC visibility pop
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "startup/claim.h"
 #include "startup/decide.h"
+#include "startup/served.h"
 #include "startup/start.h"
 #include "arch/stubs.h"
 #include "base/once.h"
@@ -24,6 +25,7 @@
 #include "proc/env.h"
 #include "proc/readable.h"
 #include "report/errfd.h"
+#include "report/clocknames.h"
 #include "report/log.h"
 #include "elf/nextsym.h"
 #include "report/stats.h"
@@ -94,6 +96,7 @@ struct plan {
 	struct utsname uts;
 	struct fr_cal_seed seed;             /* calibrated mode's starting rate */
 	const char *cal_forced_ineligible; /* FASTRAW_SOURCE=calibrated where the rule says no */
+	const char *clocks_why;            /* why FASTRAW_CLOCKS's other clocks are not served, or NULL */
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
@@ -134,6 +137,9 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	}
 	p->st.active = why == NULL;
 	p->st.reason = why;
+	p->clocks_why = fr_served_why_not(p->st.active, p->env.source == FR_SRC_CALIBRATED, p->env.clocks);
+	if (!p->clocks_why)
+		p->clocks_why = fr_self_test_clocks(&p->kd, fr_counter_for(p->st.counter), real, p->env.clocks);
 	if (p->st.active || p->env.disable || p->env.source == FR_SRC_OFF || p->env.source == FR_SRC_KERNEL)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
@@ -150,7 +156,30 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->cal_forced_ineligible = eligible;
 }
 
-static void report(const struct plan *p)
+/* FASTRAW_DEBUG's line on FASTRAW_CLOCKS, printed only when it names more than RAW. */
+static void report_clocks(const struct fr_status *st)
+{
+	struct fr_line l;
+
+	fr_line_start(&l);
+	fr_line_add(&l, "clocks: ");
+	if (st->clocks) {
+		fr_line_add(&l, "served from the kernel's page:");
+		for (clockid_t c = 0; c < 32; c++) {
+			if (st->clocks >> c & 1) {
+				fr_line_add(&l, " ");
+				fr_line_add(&l, fr_clock_name(c));
+			}
+		}
+		fr_line_add(&l, " (and MONOTONIC_RAW)");
+	} else {
+		fr_line_add(&l, "only MONOTONIC_RAW is served: ");
+		fr_line_add(&l, st->clocks_why);
+	}
+	fr_line_emit(&l);
+}
+
+static void report(const struct plan *p, const struct fr_status *st)
 {
 	struct fr_line l;
 	const char *why;
@@ -230,6 +259,8 @@ static void report(const struct plan *p)
 		}
 	}
 	fr_line_emit(&l);
+	if (p->env.clocks != FR_ENV_CLOCKS_RAW)
+		report_clocks(st);
 }
 
 static int syscall_mode_of(const struct fr_env *env)
@@ -335,9 +366,17 @@ static void init_once(void)
 		state.raw = fr_stats_start(state.raw);
 		fr_pass_count();
 	}
+	/* After the counting wrapper: the dispatcher passes what it does not serve on to it. */
+	state.st.clocks_wanted = p.env.clocks;
+	state.st.clocks_why = p.st.calibrated ? fr_served_why_not(0, 1, p.env.clocks) : p.clocks_why;
+	if (!state.st.clocks_why) {
+		state.st.clocks = fr_served_start(p.kd.lay, p.st.counter, p.env.clocks, p.env.stats);
+		if (!state.st.clocks)
+			state.st.clocks_why = "this era has no reader for them";
+	}
 	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
-	report(&p);
+	report(&p, &state.st);
 }
 
 void fr_init(void)

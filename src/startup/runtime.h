@@ -58,6 +58,9 @@ struct fr_status {
 	const char *reason;            /* why not, when !active */
 	int calibrated;                /* calibrated mode serves RAW (then !active) */
 	const char *cal_note;          /* calibrated: the seed; otherwise why not, or NULL if not tried */
+	unsigned clocks_wanted;        /* FASTRAW_CLOCKS as clock-id bits (RAW's always set) */
+	unsigned clocks;               /* the other clocks served from the kernel's page (startup/served.h) */
+	const char *clocks_why;        /* why those wanted are not served, or NULL */
 };
 
 /* The process environment, also before libc's start-up has set environ (a preinit array). */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <sys/auxv.h>
+#include <time.h>
 
 #include "startup/claim.h"
 #include "startup/locate.h"
@@ -28,10 +29,15 @@ int fr_start_uname(struct utsname *out)
 	return 0;
 }
 
-/* Whether the environment asks for what start-up prints, or for calibrated mode, whose inputs are files. */
+/*
+ * Whether the environment asks for what start-up prints, for calibrated mode, whose inputs are
+ * files, or for clocks other than RAW, whose dispatcher initialisation puts in place (a program
+ * that reads only CLOCK_MONOTONIC would otherwise never initialise).
+ */
 static int asks_now(const struct fr_env *e)
 {
-	return e->debug || e->stats || e->nwarn || e->tsc_set || e->source == FR_SRC_CALIBRATED;
+	return e->debug || e->stats || e->nwarn || e->tsc_set || e->source == FR_SRC_CALIBRATED ||
+	       (e->clocks & ~(1u << CLOCK_MONOTONIC_RAW)) != 0;
 }
 
 void fr_start(void)

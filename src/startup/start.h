@@ -21,7 +21,8 @@
  *   asks the kernel nothing, startup/claim.h).
  * Everything runs now, as before, where waiting would change what a user sees or where the
  * inputs are files: FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_TSC, a FASTRAW_* value to warn about,
- * FASTRAW_SOURCE=calibrated, a kernel release outside the known eras (before 5.3 calibrated
+ * FASTRAW_SOURCE=calibrated, FASTRAW_CLOCKS naming more than RAW (its dispatcher serves calls
+ * that never reach initialisation), a kernel release outside the known eras (before 5.3 calibrated
  * mode may read /proc, and the real vDSO has no RAW to fall back on), a later copy of the library.
  */
 void fr_start(void);

@@ -22,4 +22,8 @@ struct oours {
 void oours_read(const struct fr_kdata *kd, void (*before)(void), void (*on_read)(unsigned n), uint64_t cnt,
 		uint64_t cnt2, struct oours *o);
 
+/* The same for any served clock (exact/clocks.h): fr_clock_read_with and fr_clock_read_general_with. */
+void oours_read_clock(const struct fr_kdata *kd, clockid_t clk, void (*before)(void), void (*on_read)(unsigned n),
+		      uint64_t cnt, uint64_t cnt2, struct oours *o);
+
 #endif

@@ -7,6 +7,8 @@
 
 /* Aim the writer at entry, whose seq reads base before the update. */
 void oseq_arm(uint8_t *entry, uint32_t base);
+/* Also move entry2 (the CS_HRES_COARSE entry beside RAW's, whose seq reads base too) with it; NULL: only one. */
+void oseq_arm_also(uint8_t *entry2);
 /* One call's cycle_last before the update; returns the random one after it (before + [0, 2^30)). */
 uint64_t oseq_next(uint64_t before);
 /* The copy's hooks: restore the old entry before a call, publish the update at its first counter read. */

@@ -48,6 +48,19 @@ static inline uint8_t *oe_raw_base(uint8_t *e, const struct fr_layout *lay)
 	return e + FR_OFF_BASETIME + lay->field_shift + 16 * FR_CLOCK_RAW_ID;
 }
 
+/* basetime[clk] (or the namespace offset stored in its place) of an entry. */
+static inline uint8_t *oe_clock_base(uint8_t *e, const struct fr_layout *lay, unsigned clk)
+{
+	return e + FR_OFF_BASETIME + lay->field_shift + 16 * clk;
+}
+
+/*
+ * The namespace offsets as the kernel fills them (timens_setup_vdso_data) for a monotonic
+ * offset (sec, nsec): RAW, MONOTONIC and MONOTONIC_COARSE take it, BOOTTIME (and BOOTTIME_ALARM)
+ * a boot offset of its own, here OE_BOOT_EXTRA seconds more, REALTIME and TAI none.
+ */
+#define OE_BOOT_EXTRA 86400u
+
 /* Put the copy in a time namespace (data moved to the timens page) with RAW offset (sec, nsec). */
 void oe_set_timens(uint8_t *vvar, const struct fr_layout *lay, uint64_t off_sec, uint64_t off_nsec);
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Transcript tests of fastraw-info, its answers checked against uname, sysfs, /proc/cpuinfo, dmesg and its environment.
-# Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env json usage timens release.
+# Usage: info_transcript.sh CASE TOOL LIBRARY, CASE one of plain preload env clocks json usage timens release.
 # Exit 0 pass, 1 fail, 77 skip. FR_TARGET_ARCH and FR_EMULATOR: tests/tools/arch_facts.sh.
 # shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 set -u
@@ -10,7 +10,7 @@ set -u
 what=${1:?usage: info_transcript.sh CASE TOOL LIBRARY}
 tool=${2:?no tool}
 lib=${3:?no library}
-unset FASTRAW_TSC FASTRAW_DISABLE FASTRAW_DEBUG LD_PRELOAD
+unset FASTRAW_TSC FASTRAW_DISABLE FASTRAW_DEBUG FASTRAW_CLOCKS LD_PRELOAD
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -235,6 +235,43 @@ env)
 		eq "FASTRAW_TSC=$ctr_ord" "$(field ord counter)" "$ctr_ord (FASTRAW_TSC=$ctr_ord)"
 		quiet ord
 	fi
+	;;
+clocks)
+	# Which clocks a preloaded process serves (FASTRAW_CLOCKS), and why the others go to the vDSO.
+	others="REALTIME MONOTONIC BOOTTIME TAI REALTIME_COARSE MONOTONIC_COARSE"
+	run cdef $RUN "$tool" -n 0
+	common cdef
+	quiet cdef
+	run call env FASTRAW_CLOCKS=all $RUN "$tool" -n 0
+	common call
+	quiet call
+	run clist env FASTRAW_CLOCKS=tai,monotonic $RUN "$tool" -n 0
+	run ccal env FASTRAW_CLOCKS=all FASTRAW_SOURCE=calibrated $RUN "$tool" -n 0
+	run cbad env FASTRAW_CLOCKS=monotonic,bogus $RUN "$tool" -n 0
+	warned cbad "FASTRAW_CLOCKS=monotonic,bogus is not one of raw, all, or a comma list of " 1
+	eq "bogus list: the default" "$(field cbad 'other clocks')" "$(field cdef 'other clocks')"
+	if [ "$(field cdef 'fast path')" = active ]; then
+		eq "default served" "$(field cdef 'served clocks')" MONOTONIC_RAW
+		eq "default others" "$(field cdef 'other clocks')" "to the vDSO: $others (FASTRAW_CLOCKS=raw, the default)"
+		eq "all served" "$(field call 'served clocks')" "MONOTONIC_RAW $others"
+		eq "all: no others" "$(field call 'other clocks')" "to the vDSO (the page computes none of them)"
+		eq "list served" "$(field clist 'served clocks')" "MONOTONIC_RAW MONOTONIC TAI"
+		eq "list others" "$(field clist 'other clocks')" \
+			"to the vDSO: REALTIME BOOTTIME REALTIME_COARSE MONOTONIC_COARSE (not named in FASTRAW_CLOCKS)"
+	else
+		# RAW is not exact here: no other clock is served, whatever FASTRAW_CLOCKS says.
+		case $(field call 'served clocks') in
+		none | "MONOTONIC_RAW (calibrated)") echo "ok: all: RAW alone, if anything" ;;
+		*) fail "all without the fast path: served $(field call 'served clocks')" ;;
+		esac
+	fi
+	case $(field ccal 'fast path') in
+	calibrated*)
+		eq "calibrated: RAW alone" "$(field ccal 'served clocks')" "MONOTONIC_RAW (calibrated)"
+		eq "calibrated: why" "$(field ccal 'other clocks')" "to the vDSO: $others (calibrated mode serves RAW alone: its estimate must not stand in for a shared clock)"
+		;;
+	*) echo "ok: calibrated mode not chosen here: $(field ccal 'fast path')" ;;
+	esac
 	;;
 json)
 	command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }

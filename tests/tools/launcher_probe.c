@@ -58,7 +58,7 @@ static int copies(const char *name)
 
 int main(int argc, char **argv)
 {
-	static const char *const vars[] = { "LD_PRELOAD", "FASTRAW_TSC", "FASTRAW_DEBUG", "FASTRAW_STATS" };
+	static const char *const vars[] = { "LD_PRELOAD", "FASTRAW_TSC", "FASTRAW_DEBUG", "FASTRAW_STATS", "FASTRAW_CLOCKS" };
 	/* The symbol the dynamic linker binds first, as every caller in the process gets it. */
 	void *fn = dlsym(RTLD_DEFAULT, "clock_gettime");
 	long loops = argc > 2 && strcmp(argv[1], "loop") == 0 ? atol(argv[2]) : 1;

@@ -140,6 +140,63 @@ START_TEST(self_test_needs_a_vdso)
 }
 END_TEST
 
+/* The live pages pass the served clocks' self-test too: their bases are where the era keeps them. */
+START_TEST(served_self_test_passes_on_live_pages)
+{
+	const unsigned all = 1u << CLOCK_REALTIME | 1u << CLOCK_MONOTONIC | 1u << CLOCK_BOOTTIME | 1u << CLOCK_TAI |
+			     1u << CLOCK_REALTIME_COARSE | 1u << CLOCK_MONOTONIC_COARSE | 1u << CLOCK_MONOTONIC_RAW;
+	struct utsname u;
+	struct fr_kdata kd;
+	struct fr_pick pick;
+	const char *why;
+	int mode;
+
+	ck_assert_int_eq(uname(&u), 0);
+	if (!have_vdso("served_self_test_passes_on_live_pages"))
+		return;
+	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), live_vdso(), &kd, &pick);
+	if (why) {
+		printf("served_self_test_passes_on_live_pages: no layout here: %s\n", why);
+		return;
+	}
+	mode = fr_kdata_mode(&kd);
+	why = fr_self_test_clocks(&kd, fr_counter_for(FR_CTR_FENCED), live_vdso(), all);
+	printf("served_self_test_passes_on_live_pages: era %s, clock mode %s: %s\n", pick.era, fr_mode_name(mode),
+	       why ? why : "agrees");
+	if (fr_mode_served(mode) || fr_mode_is_hvclock(mode))
+		ck_assert_ptr_null(why);
+	else
+		ck_assert_ptr_nonnull(why);
+}
+END_TEST
+
+/*
+ * A page whose CS_HRES_COARSE entry is not the kernel's (here: the clock mode of RAW's entry, every
+ * field and base zero) fails the served clocks' self-test: each clock reads a time far from the
+ * vDSO's. Only the served clocks' test looks at that entry.
+ */
+START_TEST(served_self_test_fails_on_a_wrong_page)
+{
+	struct synth s;
+	struct clockvals v = { .seq = 2, .mode = FR_MODE_COUNTER, .L = live_tsc(), .max = 1ull << 40,
+			       .mult = 1u << 22, .shift = 24, .sec = 1, .B = 0 };
+
+	if (!have_vdso("served_self_test_fails_on_a_wrong_page"))
+		return;
+	synth_init(&s, N_ERAS - 1);
+	synth_set_clock(&s, 0, &v);
+	ck_assert_str_eq(fr_self_test_clocks(&s.kd, live_tsc, live_vdso(), 1u << CLOCK_MONOTONIC_COARSE),
+			 "a served clock's self-test against the vDSO failed");
+	ck_assert_str_eq(fr_self_test_clocks(&s.kd, live_tsc, live_vdso(), 1u << CLOCK_MONOTONIC),
+			 "a served clock's self-test against the vDSO failed");
+	/* RAW alone asks nothing of it. */
+	ck_assert_ptr_null(fr_self_test_clocks(&s.kd, live_tsc, live_vdso(), 1u << CLOCK_MONOTONIC_RAW));
+	ck_assert_str_eq(fr_self_test_clocks(&s.kd, live_tsc, fr_real_sys(), 1u << CLOCK_MONOTONIC),
+			 "no vDSO to check the served clocks against");
+	synth_free(&s);
+}
+END_TEST
+
 /*
  * On this host, through the release seam of fr_locate: a release newer than the newest known
  * reaches the layout of the real release when that is the newest layout and its clock mode is one
@@ -224,6 +281,8 @@ static Suite *decide_suite(void)
 	tcase_add_test(tc, self_test_fails_on_a_wrong_page);
 	tcase_add_test(tc, self_test_needs_a_served_call);
 	tcase_add_test(tc, self_test_needs_a_vdso);
+	tcase_add_test(tc, served_self_test_passes_on_live_pages);
+	tcase_add_test(tc, served_self_test_fails_on_a_wrong_page);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -191,15 +191,15 @@ START_TEST(every_bad_variable_warned_once)
 {
 	/* Every variable bad at once: one warning each, in the order of the block, none dropped. */
 	char *envp[] = { "FASTRAW_TSC=a", "FASTRAW_DISABLE=b", "FASTRAW_DEBUG=c", "FASTRAW_STATS=d",
-			 "FASTRAW_SHADOW_VDSO=e", "FASTRAW_SOURCE=f", "FASTRAW_SYSCALL=g", "FASTRAW_TSC=h",
-			 "FASTRAW_DEBUG=i", NULL };
+			 "FASTRAW_SHADOW_VDSO=e", "FASTRAW_SOURCE=f", "FASTRAW_SYSCALL=g", "FASTRAW_CLOCKS=h",
+			 "FASTRAW_TSC=i", "FASTRAW_DEBUG=j", NULL };
 	static const char *const names[] = { "FASTRAW_TSC", "FASTRAW_DISABLE", "FASTRAW_DEBUG", "FASTRAW_STATS",
-					     "FASTRAW_SHADOW_VDSO", "FASTRAW_SOURCE", "FASTRAW_SYSCALL" };
+					     "FASTRAW_SHADOW_VDSO", "FASTRAW_SOURCE", "FASTRAW_SYSCALL", "FASTRAW_CLOCKS" };
 	struct fr_env e = parse(envp);
 
-	ck_assert_int_eq(e.nwarn, 7);
-	ck_assert_int_eq(FR_ENV_NVARS, 7);
-	for (int i = 0; i < 7; i++) {
+	ck_assert_int_eq(e.nwarn, 8);
+	ck_assert_int_eq(FR_ENV_NVARS, 8);
+	for (int i = 0; i < 8; i++) {
 		ck_assert_str_eq(e.warn[i].name, names[i]);
 		ck_assert_int_eq(e.warn[i].value[0], 'a' + i);
 		ck_assert_int_eq(e.warn[i].value[1], '\0');
@@ -408,6 +408,91 @@ START_TEST(source_values)
 }
 END_TEST
 
+#define RAW_BIT (1u << CLOCK_MONOTONIC_RAW)
+
+/* FASTRAW_CLOCKS: "raw", "all", one word, a list; each asks for exactly its clocks, and RAW. */
+START_TEST(clocks_values)
+{
+	static const struct {
+		const char *entry;
+		unsigned clocks;
+	} ok[] = {
+		{ "FASTRAW_CLOCKS=raw", RAW_BIT },
+		{ "FASTRAW_CLOCKS=all",
+		  RAW_BIT | 1u << CLOCK_REALTIME | 1u << CLOCK_MONOTONIC | 1u << CLOCK_BOOTTIME | 1u << CLOCK_TAI |
+			  1u << CLOCK_REALTIME_COARSE | 1u << CLOCK_MONOTONIC_COARSE },
+		{ "FASTRAW_CLOCKS=monotonic", RAW_BIT | 1u << CLOCK_MONOTONIC },
+		{ "FASTRAW_CLOCKS=boottime", RAW_BIT | 1u << CLOCK_BOOTTIME },
+		{ "FASTRAW_CLOCKS=realtime", RAW_BIT | 1u << CLOCK_REALTIME },
+		{ "FASTRAW_CLOCKS=tai", RAW_BIT | 1u << CLOCK_TAI },
+		{ "FASTRAW_CLOCKS=monotonic_coarse", RAW_BIT | 1u << CLOCK_MONOTONIC_COARSE },
+		{ "FASTRAW_CLOCKS=realtime_coarse", RAW_BIT | 1u << CLOCK_REALTIME_COARSE },
+		{ "FASTRAW_CLOCKS=monotonic,tai,realtime_coarse", RAW_BIT | 1u << CLOCK_MONOTONIC | 1u << CLOCK_TAI |
+									 1u << CLOCK_REALTIME_COARSE },
+		{ "FASTRAW_CLOCKS=raw,boottime,boottime", RAW_BIT | 1u << CLOCK_BOOTTIME },
+		{ "FASTRAW_CLOCKS=", RAW_BIT },
+	};
+	char buf[64];
+	char *envp[] = { "HOME=/root", buf, NULL };
+
+	strcpy(buf, ok[_i].entry);
+	struct fr_env e = parse(envp);
+
+	ck_assert_uint_eq(e.clocks, ok[_i].clocks);
+	ck_assert_int_eq(e.nwarn, 0);
+}
+END_TEST
+
+/* Unset: RAW alone, the behaviour the library was asked for. */
+START_TEST(clocks_default_is_raw)
+{
+	char *envp[] = { "PATH=/bin", NULL };
+	struct fr_env e = parse(envp);
+
+	ck_assert_uint_eq(e.clocks, RAW_BIT);
+	e = parse(NULL);
+	ck_assert_uint_eq(e.clocks, RAW_BIT);
+}
+END_TEST
+
+/* One word not understood makes the whole value a warning, and RAW alone is served. */
+START_TEST(clocks_unknown_warns)
+{
+	static const char *const bad[] = {
+		"bogus", "MONOTONIC", "monotonic,", ",monotonic", "monotonic,,tai", "monotonic_raw", "all,monotonic",
+		"monotonic bogus", "monotonic, tai", "cpu", "monotonicx", "mono",
+	};
+	char buf[64];
+	char *envp[] = { buf, NULL };
+
+	snprintf(buf, sizeof(buf), "FASTRAW_CLOCKS=%s", bad[_i]);
+	struct fr_env e = parse(envp);
+
+	ck_assert_uint_eq(e.clocks, RAW_BIT);
+	ck_assert_int_eq(e.nwarn, 1);
+	ck_assert_str_eq(e.warn[0].name, "FASTRAW_CLOCKS");
+	ck_assert_str_eq(e.warn[0].value, bad[_i]);
+	ck_assert_str_eq(e.warn[0].accepted, "raw, all, or a comma list of raw, monotonic, boottime, realtime, tai, "
+					     "monotonic_coarse, realtime_coarse");
+}
+END_TEST
+
+/* As every FASTRAW_* variable: ignored in a secure-execution process; the first entry counts. */
+START_TEST(clocks_secure_and_duplicates)
+{
+	char *envp[] = { "FASTRAW_CLOCKS=all", "FASTRAW_CLOCKS=bogus", NULL };
+	struct fr_env e;
+
+	fr_env_parse(envp, 1, &e);
+	ck_assert_uint_eq(e.clocks, RAW_BIT);
+	ck_assert_int_eq(e.nwarn, 0);
+	e = parse(envp);
+	ck_assert_uint_eq(e.clocks, RAW_BIT | 1u << CLOCK_REALTIME | 1u << CLOCK_MONOTONIC | 1u << CLOCK_BOOTTIME |
+					    1u << CLOCK_TAI | 1u << CLOCK_REALTIME_COARSE | 1u << CLOCK_MONOTONIC_COARSE);
+	ck_assert_int_eq(e.nwarn, 0);
+}
+END_TEST
+
 static Suite *env_suite(void)
 {
 	Suite *s = suite_create("env");
@@ -430,6 +515,10 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, shadow_vdso_flag);
 	tcase_add_test(tc, syscall_flag);
 	tcase_add_test(tc, source_values);
+	tcase_add_loop_test(tc, clocks_values, 0, 11);
+	tcase_add_test(tc, clocks_default_is_raw);
+	tcase_add_loop_test(tc, clocks_unknown_warns, 0, 12);
+	tcase_add_test(tc, clocks_secure_and_duplicates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,7 +22,7 @@
 struct role {
 	const char *name;
 	int preload;
-	const char *set[2]; /* FASTRAW_ settings on top of the preload */
+	const char *set[3]; /* FASTRAW_ settings on top of the preload */
 	enum bench_kind kinds[MAX_KINDS];
 	int nk;
 };
@@ -37,6 +37,10 @@ static const struct role roles[] = {
 	{ "def", 1, { NULL }, { BK_PRELOAD_RAW, BK_VDSO_RAW, BK_PRELOAD_MONO, BK_VDSO_MONO }, 4 },
 	{ "stats", 1, { "FASTRAW_STATS=1", NULL }, { BK_PRELOAD_RAW, BK_PRELOAD_MONO }, 2 },
 	{ "tsc", 1, { "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED, NULL }, { BK_PRELOAD_RAW, BK_UNORDERED }, 2 },
+	/* FASTRAW_CLOCKS=all: MONOTONIC served, against the vDSO and, unordered, against the bare read. */
+	{ "clocks", 1, { "FASTRAW_CLOCKS=all", NULL }, { BK_PRELOAD_MONO, BK_VDSO_MONO }, 2 },
+	{ "clocks_tsc", 1, { "FASTRAW_CLOCKS=all", "FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED, NULL },
+	  { BK_PRELOAD_MONO, BK_UNORDERED }, 2 },
 };
 #define NROLES ((int)(sizeof(roles) / sizeof(roles[0])))
 
@@ -217,6 +221,10 @@ int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *
 	r->mono_stats = MED(2, BK_PRELOAD_MONO);
 	r->raw_unordered = MED(3, BK_PRELOAD_RAW);
 	r->bare_unordered = MED(3, BK_UNORDERED);
+	r->mono_clocks = MED(4, BK_PRELOAD_MONO);
+	r->vdso_mono_clocks = MED(4, BK_VDSO_MONO);
+	r->mono_clocks_unordered = MED(5, BK_PRELOAD_MONO);
+	r->bare_unordered_clocks = MED(5, BK_UNORDERED);
 #undef MED
 	for (int k = 0; k < SU_COUNT; k++) {
 		r->startup[k] = bench_startup_median(&su, (enum bench_startup_kind)k);

@@ -17,7 +17,8 @@ struct bench_goal_opts {
  * The medians of one run, ns per call (start-up: us per process); -1 where not measured.
  * The suffix names the process: _none without a preload, _def with libfastraw's defaults,
  * _stats with FASTRAW_STATS=1, _tsc with FASTRAW_TSC set to the unordered read
- * (FR_ARCH_COUNTER_NAME_UNORDERED).
+ * (FR_ARCH_COUNTER_NAME_UNORDERED), _clocks with FASTRAW_CLOCKS=all (and _clocks_unordered and
+ * bare_unordered_clocks with the unordered read too).
  */
 struct bench_goal_results {
 	double startup[SU_COUNT];
@@ -27,6 +28,7 @@ struct bench_goal_results {
 	double raw_def, vdso_raw_def, mono_def, vdso_mono_def;
 	double raw_stats, mono_stats;
 	double raw_unordered, bare_unordered;
+	double mono_clocks, vdso_mono_clocks, mono_clocks_unordered, bare_unordered_clocks;
 	/* What libfastraw decided in the default process (fastraw_info); "?" when it could not tell. */
 	char counter[16], source[16], clock_mode[24];
 	int active;
@@ -35,7 +37,7 @@ struct bench_goal_results {
 /* Runs every process of the table and fills r. 0, or -1 after printing why. */
 int bench_goals_run(const struct bench_goal_opts *o, struct bench_goal_results *r);
 
-/* The child side: role is one of the processes above ("none", "def", "stats", "tsc"). */
+/* The child side: role is one of the processes above ("none", "def", "stats", "tsc", "clocks", "clocks_tsc"). */
 int bench_goals_child(const char *role, const char *lib, long iters);
 
 #endif

@@ -80,6 +80,22 @@ static void default_goal(const struct bench_machine *m, struct row *w)
 	}
 }
 
+/* The goal for MONOTONIC served (FASTRAW_CLOCKS=all) against the vDSO's MONOTONIC, by clocksource. */
+static void clocks_goal(const struct bench_machine *m, struct row *w)
+{
+	if (strcmp(m->clocksource, FR_ARCH_CLOCKSOURCE) == 0) {
+		w->goal = RATIO_AT_MOST;
+		w->limit = 1.0;
+		w->what = "MONOTONIC served (FASTRAW_CLOCKS=all) vs the vDSO's MONOTONIC (" FR_ARCH_CLOCKSOURCE ": <= the vDSO)";
+	} else if (strcmp(m->clocksource, "kvm-clock") == 0) {
+		w->goal = RATIO_AT_MOST;
+		w->limit = 0.9;
+		w->what = "MONOTONIC served (FASTRAW_CLOCKS=all) vs the vDSO's MONOTONIC (kvm-clock: <= 0.9x)";
+	} else {
+		w->what = "MONOTONIC served (FASTRAW_CLOCKS=all) vs the vDSO's MONOTONIC (no goal on this clocksource)";
+	}
+}
+
 int bench_table_print(const struct bench_machine *m, const struct bench_goal_opts *o,
 		      const struct bench_goal_results *r)
 {
@@ -102,6 +118,13 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		{ FR_ARCH_COUNTER_NAME_UNORDERED "-mode", r->raw_unordered, r->bare_unordered,
 		  m->goal_name ? RATIO_AT_MOST : NO_GOAL, m->goal_limit, "", mode_what },
 		{ "default-vdso", r->raw_def, r->vdso_raw_def, NO_GOAL, 0, "", "" },
+		{ "clocks-mono", r->mono_clocks, r->vdso_mono_clocks, NO_GOAL, 0, "", "" },
+		{ "clocks-" FR_ARCH_COUNTER_NAME_UNORDERED, r->mono_clocks_unordered, r->bare_unordered_clocks,
+		  m->goal_name ? RATIO_AT_MOST : NO_GOAL, 1.05, "",
+		  m->goal_name ? "MONOTONIC served with FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED " vs bare "
+				 FR_ARCH_COUNTER_NAME_UNORDERED " (same process; <= 1.05x)" :
+				 "MONOTONIC served with FASTRAW_TSC=" FR_ARCH_COUNTER_NAME_UNORDERED " vs bare "
+				 FR_ARCH_COUNTER_NAME_UNORDERED " (same process; no goal here)" },
 		{ "default-syscall", r->raw_def, r->syscall_none, NO_GOAL, 0, "",
 		  "RAW default vs the clock_gettime system call" },
 		{ "bare-" FR_ARCH_COUNTER_NAME_UNORDERED, r->unordered_none, -1, NO_GOAL, 0, "",
@@ -120,6 +143,7 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		snprintf(mode_what, sizeof(mode_what), "RAW with FASTRAW_TSC=%s vs bare %s (same process; no goal here)",
 			 FR_ARCH_COUNTER_NAME_UNORDERED, FR_ARCH_COUNTER_NAME_UNORDERED);
 	default_goal(m, &rows[7]);
+	clocks_goal(m, &rows[8]);
 	printf("cpu:            %s %s", m->vendor[0] ? m->vendor : "?", m->brand);
 	if (m->goal_name)
 		printf(" (" FR_ARCH_COUNTER_NAME_UNORDERED " goal: %s)", m->goal_name);

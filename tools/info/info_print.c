@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/tool_arch.h"
+#include "report/clocknames.h"
 #include "info/info.h"
 
 /* The longest key, "tsc frequency (pvclock):", is 24 characters. */
@@ -40,6 +41,51 @@ static void rate_line(FILE *f, const struct fr_arch_rate *r)
 
 	kv(f, "counter frequency", "%" PRIu64 ".%03" PRIu64 " MHz (%" PRIu64 " Hz, %s)", hz / 1000000, hz / 1000 % 1000,
 	   hz, r->source);
+}
+
+/* The clock ids of the page's clocks (FASTRAW_CLOCKS=all), in the order the lines name them. */
+static const clockid_t page_clocks[] = {
+	CLOCK_MONOTONIC_RAW, CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI, CLOCK_REALTIME_COARSE,
+	CLOCK_MONOTONIC_COARSE,
+};
+
+/* The names of the page's clocks in the bits m, space-separated, into buf. */
+static const char *clock_list(char *buf, size_t size, unsigned m)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(page_clocks) / sizeof(page_clocks[0]); i++) {
+		if (m >> page_clocks[i] & 1)
+			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? " " : "",
+					      fr_clock_name(page_clocks[i]));
+	}
+	return buf;
+}
+
+/*
+ * Which clocks a preloaded process serves from the kernel's page (FASTRAW_CLOCKS), and where
+ * the others of the page go and why.
+ */
+static void clock_lines(FILE *f, const struct fr_status *st)
+{
+	unsigned raw = 1u << CLOCK_MONOTONIC_RAW, served = st->active || st->calibrated ? raw | st->clocks : 0;
+	unsigned rest = FR_ENV_CLOCKS_ALL & ~served;
+	char list[160], others[160];
+
+	if (!served)
+		kv(f, "served clocks", "none");
+	else
+		kv(f, "served clocks", "%s%s", clock_list(list, sizeof(list), served), st->calibrated ? " (calibrated)" : "");
+	clock_list(others, sizeof(others), rest);
+	if (!rest)
+		kv(f, "other clocks", "to the vDSO (the page computes none of them)");
+	else if (st->clocks_wanted == raw)
+		kv(f, "other clocks", "to the vDSO: %s (FASTRAW_CLOCKS=raw, the default)", others);
+	else if (st->clocks_why)
+		kv(f, "other clocks", "to the vDSO: %s (%s)", others, st->clocks_why);
+	else
+		kv(f, "other clocks", "to the vDSO: %s (not named in FASTRAW_CLOCKS)", others);
 }
 
 void info_print_text(FILE *f, const struct info *in)
@@ -92,6 +138,7 @@ void info_print_text(FILE *f, const struct info *in)
 		kv(f, "calibrated mode", "not eligible (%s)", in->cal_ineligible);
 	else
 		kv(f, "calibrated mode", "eligible");
+	clock_lines(f, st);
 	if (p->have_mult)
 		kv(f, "raw mult/shift", "%" PRIu32 "/%" PRIu32 " (%" PRIu64 " Hz)", p->mult, p->shift,
 		   info_mult_hz(p->mult, p->shift));

@@ -28,7 +28,34 @@ struct opts {
 	const char *lib;
 	int debug;
 	int stats;
+	const char *clocks;
 };
+
+/* FASTRAW_CLOCKS's words (src/proc/env.c), checked here so that a typo is a usage error. */
+#define CLOCK_WORDS "raw, monotonic, boottime, realtime, tai, monotonic_coarse, realtime_coarse"
+
+/* Whether list is "all" or a comma list of CLOCK_WORDS, as the library accepts it. */
+static int clocks_ok(const char *list)
+{
+	static const char *const words[] = { "raw", "monotonic", "boottime", "realtime", "tai",
+					     "monotonic_coarse", "realtime_coarse" };
+
+	if (strcmp(list, "all") == 0)
+		return 1;
+	for (const char *w = list;;) {
+		size_t n = strcspn(w, ","), i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+			if (strlen(words[i]) == n && strncmp(w, words[i], n) == 0)
+				break;
+		}
+		if (i == sizeof(words) / sizeof(words[0]))
+			return 0;
+		if (!w[n])
+			return 1;
+		w += n + 1;
+	}
+}
 
 /* FASTRAW_TSC's values, as the architecture names them (header only: the launcher links no library code). */
 #define TSC_UNO FR_ARCH_COUNTER_NAME_UNORDERED
@@ -49,6 +76,10 @@ static void help(void)
 		"  --tsc MODE   how the counter is read: " TSC_ORD ", " TSC_FEN " or " TSC_UNO " (sets FASTRAW_TSC)\n"
 		"  --debug      the library prints one line on stderr at start (sets FASTRAW_DEBUG=1)\n"
 		"  --stats      the library prints its call counts on stderr at exit (sets FASTRAW_STATS=1)\n"
+		"  --clocks LIST\n"
+		"               also serve these clocks from the kernel's page, exactly as its vDSO would:\n"
+		"               all, or a comma list of " CLOCK_WORDS "\n"
+		"               (sets FASTRAW_CLOCKS; the default, raw, serves CLOCK_MONOTONIC_RAW alone)\n"
 		"  --lib PATH   preload this libfastraw.so instead of searching for it\n"
 		"  -h, --help   print this help and exit\n"
 		"  --version    print the version and exit\n"
@@ -85,6 +116,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "tsc", required_argument, NULL, 't' },  { "debug", no_argument, NULL, 'd' },
 		{ "stats", no_argument, NULL, 's' },      { "lib", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },       { "version", no_argument, NULL, 'V' },
+		{ "clocks", required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -100,6 +132,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'd':
 			o->debug = 1;
+			break;
+		case 'c':
+			if (!clocks_ok(optarg))
+				bad_usage("--clocks takes all or a comma list of " CLOCK_WORDS ", not '%s'", optarg);
+			o->clocks = optarg;
 			break;
 		case 's':
 			o->stats = 1;
@@ -195,6 +232,8 @@ int main(int argc, char **argv)
 		set_env("FASTRAW_DEBUG", "1");
 	if (o.stats)
 		set_env("FASTRAW_STATS", "1");
+	if (o.clocks)
+		set_env("FASTRAW_CLOCKS", o.clocks);
 	if (o.debug)
 		fprintf(stderr, "fastraw: launching %s with LD_PRELOAD=%s\n", prog, getenv("LD_PRELOAD"));
 	fflush(NULL);

@@ -21,6 +21,29 @@ struct aorun_summary *aorun_sum;
 static void (*hook_before)(void);
 static ac_read_hook hook_read;
 
+/*
+ * ORACLE_VDSO_IMAGE=file ORACLE_ERA=name: another kernel's vDSO image (carved from its vmlinux)
+ * instead of this process's, on synthetic pages only; it also runs under qemu-user, which gives
+ * a process no vDSO. NULL, or why the image cannot be used.
+ */
+static const char *image_source(const uint8_t **vdso, const struct fr_layout **lay)
+{
+	static uint8_t img[AC_MAX_VDSO_PAGES * AC_PAGE] __attribute__((aligned(AC_PAGE)));
+	const char *era = getenv("ORACLE_ERA");
+	FILE *f = fopen(getenv("ORACLE_VDSO_IMAGE"), "rb");
+	size_t n;
+
+	if (!f)
+		return "ORACLE_VDSO_IMAGE cannot be opened";
+	n = fread(img, 1, sizeof(img), f);
+	fclose(f);
+	*lay = era ? fr_layout_by_name(era) : NULL;
+	if (!*lay)
+		return "ORACLE_ERA names no layout";
+	*vdso = img;
+	return n >= 64 ? NULL : "ORACLE_VDSO_IMAGE is too short";
+}
+
 const char *aorun_open(int *fatal)
 {
 	const uint8_t *vdso = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
@@ -29,8 +52,16 @@ const char *aorun_open(int *fatal)
 	struct utsname u;
 	const char *why;
 	enum fr_release_kind kind;
+	int image = getenv("ORACLE_VDSO_IMAGE") != NULL;
 
 	*fatal = 0;
+	if (image) {
+		*fatal = 1;
+		why = image_source(&vdso, &lay);
+		if (why)
+			return why;
+		goto copy;
+	}
 	if (!vdso)
 		return "no vDSO in this process (qemu-user gives none)";
 	if (uname(&u) != 0)
@@ -43,8 +74,9 @@ const char *aorun_open(int *fatal)
 	*fatal = 1;
 	if (!lay)
 		return why;
+copy:
 	g = (struct acopy_geom){ .pages_below = lay->pages_below, .raw_off = lay->data_off + lay->clock_size,
-				 .clock_size = lay->clock_size, .timens_page = lay->timens_page };
+				 .clock_size = lay->clock_size, .timens_page = lay->timens_page, .image = image };
 	why = acopy_open(&aorun_ac, vdso, &g);
 	if (why)
 		return why;
@@ -93,6 +125,52 @@ static void report(struct aorun_tally *t, const char *what, uint64_t cnt, const 
 	       (unsigned long long)c.sec, (unsigned long long)c.nsec);
 }
 
+/* The served clocks, taken in turn: one per value, so each sub-regime meets every one. */
+static const clockid_t served_clocks[] = {
+	CLOCK_MONOTONIC, CLOCK_REALTIME, CLOCK_BOOTTIME, CLOCK_TAI, CLOCK_MONOTONIC_COARSE, CLOCK_REALTIME_COARSE,
+};
+
+/*
+ * One value through the copy and ours for a served clock: a high-resolution clock does what
+ * RAW does (answers what the copy answers, passes where it makes its system call); a coarse one
+ * reads no counter and always answers.
+ */
+static void served_one(struct aorun_tally *t, uint64_t cnt, uint64_t cnt2)
+{
+	clockid_t clk = served_clocks[t->s_n % (sizeof(served_clocks) / sizeof(served_clocks[0]))];
+	int coarse = clk == CLOCK_MONOTONIC_COARSE || clk == CLOCK_REALTIME_COARSE;
+	struct timespec k = { -1, -1 };
+	struct oours o = { -1, -1, { -1, -1 }, { -1, -1 } };
+	struct ac_call call;
+	int kfb, bad = 0;
+
+	if (hook_before)
+		hook_before();
+	acopy_set_read_hook(hook_read);
+	acopy_gettime2(&aorun_ac, clk, cnt, cnt2, &k, &call);
+	acopy_set_read_hook(NULL);
+	oours_read_clock(&aorun_kd, clk, hook_before, hook_read, cnt, cnt2, &o);
+	kfb = call.syscalls != 0;
+	t->s_n++;
+	t->s_per[clk]++;
+	t->s_pass += o.rf != FR_OK || o.rg != FR_OK;
+	if (call.ret != 0 || call.bad_carry || (coarse && (kfb || call.reads)) || (!coarse && !kfb && !call.reads)) {
+		t->s_bad++;
+		bad = 1;
+	} else if (!kfb && ((o.rf == FR_OK && !same(&o.f, &k)) || (o.rg == FR_OK && !same(&o.g, &k)))) {
+		t->s_diff++;
+		bad = 1;
+	} else if ((kfb && (o.rf == FR_OK || o.rg == FR_OK)) || (!kfb && (o.rf != FR_OK || o.rg != FR_OK))) {
+		t->s_mismatch++;
+		bad = 1;
+	}
+	if (bad && t->s_diff + t->s_mismatch + t->s_bad <= MAX_REPORTS)
+		printf("oracle: %s: served clock %d: counter=%#llx kernel%s=%lld.%09ld (reads %u) fast(%d)=%lld.%09ld "
+		       "general(%d)=%lld.%09ld\n",
+		       t->name, (int)clk, (unsigned long long)cnt, kfb ? "(syscall)" : "", (long long)k.tv_sec, k.tv_nsec,
+		       call.reads, o.rf, (long long)o.f.tv_sec, o.f.tv_nsec, o.rg, (long long)o.g.tv_sec, o.g.tv_nsec);
+}
+
 void aorun_one2(struct aorun_tally *t, uint64_t cnt, uint64_t cnt2)
 {
 	struct timespec k = { -1, -1 };
@@ -135,6 +213,7 @@ void aorun_one2(struct aorun_tally *t, uint64_t cnt, uint64_t cnt2)
 	}
 	t->pass_fast += o.rf != FR_OK;
 	t->pass_gen += o.rg != FR_OK;
+	served_one(t, cnt, cnt2);
 }
 
 void aorun_one(struct aorun_tally *t, uint64_t cnt)
@@ -147,6 +226,8 @@ int aorun_end(struct aorun_tally *t)
 	int ok = t->n > 0 && t->diff == 0 && t->bad_call == 0 && t->site_moves == 0 && t->mismatch == 0;
 	long site = t->site >= 0 ? (long)aorun_ac.sites.read[t->site].at : -1;
 
+	int served_ok = t->s_n == t->n && t->s_diff == 0 && t->s_mismatch == 0 && t->s_bad == 0;
+
 	if (t->expect == AORUN_COMPUTE)
 		ok = ok && t->both_fallback < t->n;
 	else
@@ -155,12 +236,17 @@ int aorun_end(struct aorun_tally *t)
 	       "copy-fallbacks=%u copy-bad=%u carry-closed-form=%u counter-site=%#lx site-moves=%u%s\n",
 	       t->name, t->n, t->diff, t->mismatch, t->both_fallback, t->pass_fast, t->pass_gen, t->fallbacks,
 	       t->bad_call, t->carry, site, t->site_moves, ok ? "" : "  <== FAILED");
+	printf("oracle: %-44s served clocks: n=%u (REALTIME %u, MONOTONIC %u, BOOTTIME %u, TAI %u, "
+	       "REALTIME_COARSE %u, MONOTONIC_COARSE %u) differences=%u mismatches=%u copy-bad=%u pass=%u%s\n",
+	       t->name, t->s_n, t->s_per[CLOCK_REALTIME], t->s_per[CLOCK_MONOTONIC], t->s_per[CLOCK_BOOTTIME],
+	       t->s_per[CLOCK_TAI], t->s_per[CLOCK_REALTIME_COARSE], t->s_per[CLOCK_MONOTONIC_COARSE], t->s_diff,
+	       t->s_mismatch, t->s_bad, t->s_pass, served_ok ? "" : "  <== FAILED");
 	fflush(stdout);
 	if (aorun_sum) {
-		aorun_sum->compared += t->n;
-		aorun_sum->differences += t->diff + t->mismatch + t->bad_call;
+		aorun_sum->compared += t->n + t->s_n;
+		aorun_sum->differences += t->diff + t->mismatch + t->bad_call + t->s_diff + t->s_mismatch + t->s_bad;
 	}
-	return ok;
+	return ok && served_ok;
 }
 
 void aorun_skip(const char *regime, const char *why)

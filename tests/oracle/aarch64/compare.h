@@ -35,6 +35,13 @@ struct aorun_tally {
 	unsigned carry;        /* carry loops run in closed form */
 	unsigned site_moves;   /* calls whose counter read was at another site than the first call's */
 	int site;
+	/*
+	 * The served clocks (exact/clocks.h), one per value in turn beside RAW, on the same pages,
+	 * compared with the copy's answer for that clock as RAW is: their own counts, since the
+	 * coarse ones read no counter.
+	 */
+	unsigned s_n, s_diff, s_mismatch, s_bad, s_pass;
+	unsigned s_per[12];
 };
 
 /* The run's totals, shared with the forked test processes, for the one summary line. */
@@ -82,6 +89,8 @@ void aorun_reset_pages(void);
 void aorun_use_live_timens(void);
 /* Sets the clock mode of both entries of data page `page`, and c in its RAW entry; seq stays as copied. */
 void aorun_set_clock(unsigned page, int mode, const struct aorun_clock *c);
+/* The CS_HRES_COARSE entry of data page `page` from c, with a base of its own for every served clock. */
+void aorun_set_served_clocks(unsigned page, const struct aorun_clock *c);
 void aorun_get_clock(unsigned page, struct aorun_clock *c);
 /* The RAW entry of data page `page` of the copy. */
 uint8_t *aorun_entry(unsigned page);

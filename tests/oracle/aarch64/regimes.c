@@ -287,6 +287,7 @@ START_TEST(regime7_seq_and_live)
 	aorun_begin(&t, "7a seq bumped at the counter read", AORUN_COMPUTE);
 	t.reads = 2;
 	oseq_arm(aorun_entry(0), oe_get32(aorun_entry(0) + FR_OFF_SEQ) & ~1u);
+	oseq_arm_also(aorun_entry(0) - aorun_kd.lay->clock_size);
 	aorun_set_hooks(oseq_before, oseq_on_read);
 	for (unsigned i = 0; i < AORUN_N; i++) {
 		uint64_t after = oseq_next(c.cycle_last);

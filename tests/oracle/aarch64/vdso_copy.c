@@ -102,6 +102,21 @@ static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 	return NULL;
 }
 
+/*
+ * Another kernel's image (carved from its vmlinux): no live pages to copy. The data page starts
+ * zero (clock mode none, seq 0) and the regimes write every field they use; the live regimes
+ * skip, as the live mode is not the arch timer.
+ */
+static const char *copy_image(struct acopy *ac, const uint8_t *vdso)
+{
+	memset(ac->time_page, 0, AC_PAGE);
+	ac->live_mode = 0;
+	ac->live_in_timens = 0;
+	memcpy(ac->vvar, ac->time_page, AC_PAGE);
+	memcpy(ac->text, vdso, ac->vdso_pages * AC_PAGE);
+	return NULL;
+}
+
 static void put_insn(uint8_t *at, uint32_t w)
 {
 	memcpy(at, &w, 4);
@@ -146,7 +161,7 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 	ac->text = ac->region + (size_t)geom->pages_below * AC_PAGE;
 	ac->tramp = ac->text + ac->vdso_pages * AC_PAGE;
 	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(ac->cntfrq));
-	why = copy_live(ac, vdso);
+	why = geom->image ? copy_image(ac, vdso) : copy_live(ac, vdso);
 	if (!why)
 		why = asites_find(ac->text, ac->vdso_pages * AC_PAGE, &ac->sites);
 	if (!why)

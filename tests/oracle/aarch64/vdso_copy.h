@@ -19,6 +19,7 @@ struct acopy_geom {
 	uint32_t raw_off;     /* the CS_RAW entry in a data page */
 	uint32_t clock_size;  /* sizeof one clock entry (struct vdso_data, struct vdso_clock) */
 	uint32_t timens_page; /* the page with the real data inside a time namespace */
+	int image;            /* the vDSO is another kernel's image (ORACLE_VDSO_IMAGE), not this process's: no live page */
 };
 
 /* Called at counter read n (0, 1, ...) of one call, before the read returns its value. */

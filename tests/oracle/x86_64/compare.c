@@ -165,6 +165,8 @@ static void report(struct orun_tally *t, const char *what, uint64_t tsc, const s
 	       (long long)f->tv_sec, f->tv_nsec, rg, (long long)g->tv_sec, g->tv_nsec);
 }
 
+static void served_one(struct orun_tally *t, uint64_t tsc, uint64_t tsc2);
+
 void orun_one2(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
 {
 	struct timespec k = { -1, -1 };
@@ -208,6 +210,7 @@ void orun_one2(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
 	}
 	t->pass_fast += o.rf != FR_OK;
 	t->pass_gen += o.rg != FR_OK;
+	served_one(t, tsc, tsc2);
 	if (t->expect == ORUN_PASS && !kfb) {
 		struct timespec w;
 
@@ -221,6 +224,56 @@ void orun_one2(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
 	}
 }
 
+/* The served clocks, taken in turn: one per value, so each sub-regime meets every one. */
+static const clockid_t served_clocks[] = {
+	CLOCK_MONOTONIC, CLOCK_REALTIME, CLOCK_BOOTTIME, CLOCK_TAI, CLOCK_MONOTONIC_COARSE, CLOCK_REALTIME_COARSE,
+};
+
+/*
+ * One value through the copy and ours for a served clock. A high-resolution clock must do what
+ * RAW does in the regime: answer what the copy answers, pass where the copy makes its system
+ * call, and pass every value of a PASS regime. A coarse one reads no counter and never passes.
+ */
+static void served_one(struct orun_tally *t, uint64_t tsc, uint64_t tsc2)
+{
+	clockid_t clk = served_clocks[t->s_n % (sizeof(served_clocks) / sizeof(served_clocks[0]))];
+	int coarse = clk == CLOCK_MONOTONIC_COARSE || clk == CLOCK_REALTIME_COARSE;
+	struct timespec k = { -1, -1 };
+	struct oours o = { -1, -1, { -1, -1 }, { -1, -1 } };
+	struct vc_call call;
+	int kfb, bad = 0, ours_ok;
+
+	if (hook_before)
+		hook_before();
+	vcopy_set_read_hook(hook_read);
+	vcopy_gettime2(&orun_vc, clk, tsc, tsc2, &k, &call);
+	vcopy_set_read_hook(NULL);
+	oours_read_clock(&orun_kd, clk, hook_before, hook_read, tsc, tsc2, &o);
+	kfb = call.syscalls != 0;
+	ours_ok = o.rf == FR_OK && o.rg == FR_OK;
+	t->s_n++;
+	t->s_per[clk]++;
+	t->s_pass += o.rf != FR_OK || o.rg != FR_OK;
+	if (call.ret != 0 || (coarse && (kfb || call.rdtsc_traps)) || (!coarse && !kfb && !call.rdtsc_traps)) {
+		t->s_bad++;
+		bad = 1;
+	} else if (!kfb && ((o.rf == FR_OK && !same(&o.f, &k)) || (o.rg == FR_OK && !same(&o.g, &k)))) {
+		t->s_diff++;
+		bad = 1;
+	} else if ((kfb && (o.rf == FR_OK || o.rg == FR_OK)) ||
+		   (!kfb && (coarse || t->expect == ORUN_COMPUTE) && !ours_ok) ||
+		   (!coarse && t->expect == ORUN_PASS && (o.rf == FR_OK || o.rg == FR_OK))) {
+		t->s_mismatch++;
+		bad = 1;
+	}
+	if (bad && t->s_diff + t->s_mismatch + t->s_bad <= MAX_REPORTS)
+		printf("oracle: %s: served clock %d: tsc=%#llx kernel%s=%lld.%09ld (reads %u) fast(%d)=%lld.%09ld "
+		       "general(%d)=%lld.%09ld\n",
+		       t->name, (int)clk, (unsigned long long)tsc, kfb ? "(syscall)" : "", (long long)k.tv_sec, k.tv_nsec,
+		       call.rdtsc_traps, o.rf, (long long)o.f.tv_sec, o.f.tv_nsec, o.rg, (long long)o.g.tv_sec,
+		       o.g.tv_nsec);
+}
+
 void orun_one(struct orun_tally *t, uint64_t tsc)
 {
 	orun_one2(t, tsc, tsc);
@@ -230,6 +283,8 @@ int orun_end(struct orun_tally *t)
 {
 	int ok = t->n > 0 && t->diff == 0 && t->bad_call == 0 && t->site_moves == 0 && t->mismatch == 0;
 	long site = t->site >= 0 ? (long)orun_vc.sites.read[t->site].at : -1;
+
+	int served_ok = t->s_n == t->n && t->s_diff == 0 && t->s_mismatch == 0 && t->s_bad == 0;
 
 	if (t->expect == ORUN_COMPUTE)
 		ok = ok && t->both_fallback < t->n;
@@ -241,6 +296,12 @@ int orun_end(struct orun_tally *t)
 	       "copy-fallbacks=%u copy-bad=%u carry-closed-form=%u counter-site=%#lx site-moves=%u%s\n",
 	       t->name, t->n, t->diff, t->mismatch, t->both_fallback, t->pass_fast, t->pass_gen, t->fallbacks,
 	       t->bad_call, t->carry, site, t->site_moves, ok ? "" : "  <== FAILED");
+	printf("oracle: %-44s served clocks: n=%u (REALTIME %u, MONOTONIC %u, BOOTTIME %u, TAI %u, "
+	       "REALTIME_COARSE %u, MONOTONIC_COARSE %u) differences=%u mismatches=%u copy-bad=%u pass=%u%s\n",
+	       t->name, t->s_n, t->s_per[CLOCK_REALTIME], t->s_per[CLOCK_MONOTONIC], t->s_per[CLOCK_BOOTTIME],
+	       t->s_per[CLOCK_TAI], t->s_per[CLOCK_REALTIME_COARSE], t->s_per[CLOCK_MONOTONIC_COARSE], t->s_diff,
+	       t->s_mismatch, t->s_bad, t->s_pass, served_ok ? "" : "  <== FAILED");
+	ok = ok && served_ok;
 	if (t->diff)
 		printf("oracle: %-44s of the differences, %u differ only in tv_sec by a multiple of 2^32 "
 		       "(the kernel carries seconds in a u32)\n", t->name, t->diff_carry32);
@@ -249,8 +310,8 @@ int orun_end(struct orun_tally *t)
 		       "other=%u syscall=%u\n", t->name, t->clamped, t->wrapped, t->other, t->fallbacks);
 	fflush(stdout);
 	if (orun_sum) {
-		orun_sum->compared += t->n;
-		orun_sum->differences += t->diff + t->mismatch + t->bad_call;
+		orun_sum->compared += t->n + t->s_n;
+		orun_sum->differences += t->diff + t->mismatch + t->bad_call + t->s_diff + t->s_mismatch + t->s_bad;
 	}
 	return ok;
 }

@@ -40,6 +40,13 @@ struct orun_tally {
 	int site;
 	unsigned clamped, wrapped, other; /* ORUN_PASS regimes: what the copy answered instead */
 	struct timespec clamp_ref;        /* the copy's answer for tsc == tsc_timestamp */
+	/*
+	 * The served clocks (exact/clocks.h), one per value in turn beside RAW, on the same pages:
+	 * compared with the copy's answer for that clock as RAW is. Their own counts, since the
+	 * coarse ones read no counter.
+	 */
+	unsigned s_n, s_diff, s_mismatch, s_bad, s_pass;
+	unsigned s_per[12]; /* comparisons per clock id */
 };
 
 /* The run's totals, shared with the forked test processes, for the one summary line. */
@@ -114,6 +121,8 @@ void orun_get_pv(struct orun_pv *p);
 void orun_set_pv(const struct orun_pv *p);
 void orun_get_hv(struct orun_hv *h);
 void orun_set_hv(const struct orun_hv *h);
+/* The CS_HRES_COARSE entry of data page `page` from c, with a base of its own for every served clock. */
+void orun_set_served_clocks(unsigned page, const struct orun_clock *c);
 /* The RAW entry's values on data page `page`. */
 void orun_get_clock(unsigned page, struct orun_clock *c);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The oracle's page editors: the RAW entry, the namespace page, the pvclock and Hyper-V pages of the copy. */
 #include <string.h>
+#include <time.h>
 
 #include "compare.h"
 #include "../vvar_entry.h"
@@ -41,6 +42,38 @@ void orun_set_clock(unsigned page, int mode, const struct orun_clock *c)
 	oe_put32(e + FR_OFF_SHIFT + fs, c->shift);
 	oe_put64(raw_base(e), c->sec);
 	oe_put64(raw_base(e) + 8, c->nsec);
+	orun_set_served_clocks(page, c);
+}
+
+/*
+ * The CS_HRES_COARSE entry: RAW's clocksource fields (the kernel fills both from one
+ * clocksource) but for mult, one step off as NTP's is (off a power of two on kvm-clock), and
+ * for every served clock a base of its own, so that a reader taking another clock's base
+ * cannot agree by chance: shifted nanoseconds for the high-resolution clocks, plain ones for
+ * the coarse clocks.
+ */
+void orun_set_served_clocks(unsigned page, const struct orun_clock *c)
+{
+	static const unsigned hres[] = { CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI };
+	static const unsigned coarse[] = { CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE };
+	uint8_t *e = entry(page, 0);
+	uint32_t fs = orun_kd.lay->field_shift;
+
+	oe_put64(e + FR_OFF_CYCLE_LAST, c->cycle_last);
+	if (fs)
+		oe_put64(e + FR_OFF_MAX_CYCLES, c->max_cycles);
+	oe_put64(e + FR_OFF_MASK + fs, ~0ULL);
+	oe_put32(e + FR_OFF_MULT + fs, c->mult > 1 ? c->mult - 1 : c->mult + 1);
+	oe_put32(e + FR_OFF_SHIFT + fs, c->shift);
+	for (unsigned i = 0; i < 4; i++) {
+		oe_put64(oe_clock_base(e, orun_kd.lay, hres[i]), c->sec + (hres[i] + 1) * 1000003ULL);
+		oe_put64(oe_clock_base(e, orun_kd.lay, hres[i]) + 8, c->nsec + hres[i]);
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		oe_put64(oe_clock_base(e, orun_kd.lay, coarse[i]), c->sec + (coarse[i] + 1) * 1000003ULL);
+		oe_put64(oe_clock_base(e, orun_kd.lay, coarse[i]) + 8,
+			 ((c->shift < 64 ? c->nsec >> c->shift : 0) + coarse[i]) % 1000000000ULL);
+	}
 }
 
 void orun_get_clock(unsigned page, struct orun_clock *c)

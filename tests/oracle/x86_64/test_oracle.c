@@ -97,6 +97,7 @@ START_TEST(regime4_tsc_synthetic)
 	orun_begin(&t, "4h tsc mode: seq bumped at the counter read", ORUN_COMPUTE);
 	t.reads = 2;
 	oseq_arm(orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size, oe_get32(orun_vc.vvar + orun_kd.lay->data_off + orun_kd.lay->clock_size + FR_OFF_SEQ));
+	oseq_arm_also(orun_vc.vvar + orun_kd.lay->data_off);
 	orun_set_hooks(oseq_before, oseq_on_read);
 	for (int i = 0; i < ORUN_N; i++) {
 		uint64_t after = oseq_next(c.cycle_last);

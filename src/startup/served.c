@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* The served-clocks dispatcher: the named clocks from the kernel's page, every other call passed on. */
+#include "startup/served.h"
+
+#include "exact/clocks.h"
+#include "passthru/passthru.h"
+#include "report/stats.h"
+
+/* The counting dispatcher's reader; the rest of its state is fr_served (exact/clocks.h). */
+static fr_clock_read_fn hres_read;
+
+const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
+{
+	if (!(wanted & ~(1u << CLOCK_MONOTONIC_RAW)))
+		return "FASTRAW_CLOCKS=raw (the default)";
+	if (calibrated)
+		return "calibrated mode serves RAW alone: its estimate must not stand in for a shared clock";
+	if (!active)
+		return "RAW is not served from the kernel's data here";
+	return NULL;
+}
+
+/*
+ * With FASTRAW_STATS: each call answered here is counted; one that cannot be answered exactly
+ * (FR_PASS) goes on to next, the counting wrapper, as every clock not served does. Without it,
+ * exact/clocks.c's dispatcher for the era and counter read serves, its reading inlined.
+ */
+static int served_counting(clockid_t clk, struct timespec *ts)
+{
+	if (fr_clock_in(fr_served.hres, clk)) {
+		if (FR_LIKELY(hres_read(clk, ts) == FR_OK)) {
+			fr_stats_served_on(clk);
+			return 0;
+		}
+	} else if (fr_clock_in(fr_served.coarse, clk)) {
+		if (FR_LIKELY(fr_served.coarse_read(clk, ts) == FR_OK)) {
+			fr_stats_served_on(clk);
+			return 0;
+		}
+	}
+	return fr_served.next(clk, ts);
+}
+
+unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting)
+{
+	fr_clock_read_fn h = fr_hres_for(lay, mode), c = fr_coarse_for(lay);
+	fr_clock_fn d = fr_served_for(lay, mode);
+
+	/* The readers bake in their era's field shift: a layout without its pairing serves nothing. */
+	if (!h || !d || !c)
+		return 0;
+	fr_served.hres = clocks & FR_CLOCKS_HRES;
+	fr_served.coarse = clocks & FR_CLOCKS_COARSE;
+	if (!(fr_served.hres | fr_served.coarse))
+		return 0;
+	hres_read = h;
+	fr_served.coarse_read = c;
+	/* With FASTRAW_STATS fr_pass holds the counting wrapper already: the rest is counted there. */
+	fr_served.next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
+	__atomic_store_n(&fr_pass, counting ? served_counting : d, __ATOMIC_RELEASE);
+	return fr_served.hres | fr_served.coarse;
+}

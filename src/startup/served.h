@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* FASTRAW_CLOCKS: the dispatcher that serves the named clocks from the kernel's page, published into fr_pass. */
+#ifndef FR_SERVED_H
+#define FR_SERVED_H
+
+#include <time.h>
+
+#include "kdata/kdata.h"
+#include "arch/arch.h"
+
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
+/*
+ * Why the clocks of FASTRAW_CLOCKS other than RAW are not served, or NULL when they are: they
+ * are served exactly where RAW is served from the kernel's data (active), never from
+ * calibrated mode's estimate, which other processes' readings of the same clock would not share.
+ */
+const char *fr_served_why_not(int active, int calibrated, unsigned wanted);
+
+/*
+ * Publishes into fr_pass a dispatcher that answers the clocks of `clocks` (bits of clock ids;
+ * RAW's is ignored, RAW has its own path) from fr_kd, with the readers of the era lay and the
+ * counter read mode, and passes every other call, and every call they cannot answer exactly,
+ * on to what fr_pass held or would hold (the counting wrapper with FASTRAW_STATS, the next
+ * interposer, or the vDSO). counting: FASTRAW_STATS is on, count the calls answered. Call once,
+ * during initialisation, after fr_kd is written and after fr_pass_count. Returns the clocks
+ * served (0: none, fr_pass unchanged).
+ */
+unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting);
+
+#pragma GCC visibility pop
+
+#endif

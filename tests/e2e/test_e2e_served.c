@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: FASTRAW_CLOCKS serves every named clock inside the kernel's bracket, and the default serves RAW alone. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define SAMPLES 100000
+#define SAMPLES_ARG "100000"
+
+/* The clocks FASTRAW_CLOCKS=all names besides RAW, as the probe and the stats line spell them. */
+static const char *const others[] = {
+	"MONOTONIC", "BOOTTIME", "REALTIME", "TAI", "MONOTONIC_COARSE", "REALTIME_COARSE",
+};
+#define N_OTHERS (sizeof(others) / sizeof(others[0]))
+
+static void run(struct e2e_result *r, const struct e2e_opts *opts)
+{
+	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SERVED"), SAMPLES_ARG));
+	e2e_assert_ok(r);
+	e2e_assert_served(r, "served");
+}
+
+/* Every clock's answers lay inside the kernel's bracket, whoever served them. */
+static void assert_brackets(const struct e2e_result *r)
+{
+	static const char *const all[] = {
+		"MONOTONIC", "BOOTTIME", "REALTIME", "TAI", "MONOTONIC_COARSE", "REALTIME_COARSE", "MONOTONIC_RAW",
+	};
+	char key[64];
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		snprintf(key, sizeof(key), "%s_samples", all[i]);
+		ck_assert_int_eq(e2e_int_value(r->out, key), SAMPLES);
+		snprintf(key, sizeof(key), "%s_violations", all[i]);
+		ck_assert_msg(e2e_int_value(r->out, key) == 0, "%s answered outside the kernel's bracket:\n%.*s", all[i],
+			      E2E_SHOWN, r->out);
+	}
+}
+
+/* The counts of clock `name` on the stats line: fast (0 when the line has none) and passthrough. */
+static void stats_of(const char *err, const char *name, long long *fast, long long *pass)
+{
+	const char *line = e2e_lib_line(err, "stats: ");
+	char key[48];
+	const char *p;
+
+	ck_assert_msg(line != NULL, "no stats line:\n%.*s", E2E_SHOWN, err);
+	snprintf(key, sizeof(key), ", %s ", name);
+	*fast = *pass = 0;
+	p = strstr(line, key);
+	/* A clock no call reached is left out of the line. */
+	if (!p || (strchr(line, '\n') && p > strchr(line, '\n')))
+		return;
+	p += strlen(key);
+	if (sscanf(p, "fast=%lld passthrough=%lld", fast, pass) != 2)
+		ck_assert_int_eq(sscanf(p, "passthrough=%lld", pass), 1);
+}
+
+/* Whether this machine serves RAW from the kernel's data: the debug line of the run says so. */
+static int raw_active(const char *err)
+{
+	const char *line = e2e_lib_line(err, "kernel=");
+
+	ck_assert_msg(line != NULL, "no debug line:\n%.*s", E2E_SHOWN, err);
+	return strstr(line, " active") != NULL && strstr(line, " active") < strchr(line, '\n');
+}
+
+/* FASTRAW_CLOCKS=all: every clock inside the bracket, and where RAW is exact, every one served here. */
+START_TEST(all_served_in_bracket)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_CLOCKS=all", "FASTRAW_STATS=1", "FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+	int active;
+
+	run(&r, &opts);
+	assert_brackets(&r);
+	active = raw_active(r.err);
+	for (size_t i = 0; i < N_OTHERS; i++) {
+		long long fast, pass;
+
+		stats_of(r.err, others[i], &fast, &pass);
+		ck_assert_msg(fast + pass == SAMPLES, "%s: fast=%lld passthrough=%lld, want %d calls", others[i], fast, pass,
+			      SAMPLES);
+		/* Exact where RAW is: a pass is only a seqcount that never settled, never most calls. */
+		if (active)
+			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld:\n%.*s", others[i], fast, pass,
+				      E2E_SHOWN, r.err);
+		else
+			ck_assert_msg(fast == 0, "%s served (fast=%lld) although RAW is not exact here", others[i], fast);
+	}
+	if (active)
+		ck_assert_ptr_nonnull(e2e_lib_line(r.err, "clocks: served from the kernel's page: REALTIME MONOTONIC "
+							 "REALTIME_COARSE MONOTONIC_COARSE BOOTTIME TAI"));
+	else
+		ck_assert_ptr_nonnull(e2e_lib_line(r.err, "clocks: only MONOTONIC_RAW is served: "));
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* The default: only RAW is served; every other clock passes through, and the debug output is as it was. */
+START_TEST(default_serves_raw_only)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	assert_brackets(&r);
+	for (size_t i = 0; i < N_OTHERS; i++) {
+		long long fast, pass;
+
+		stats_of(r.err, others[i], &fast, &pass);
+		ck_assert_msg(fast == 0 && pass == SAMPLES, "%s: fast=%lld passthrough=%lld by default", others[i], fast,
+			      pass);
+	}
+	ck_assert_ptr_null(e2e_lib_line(r.err, "clocks: "));
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* A word not understood: one warning, and the default (RAW alone). */
+START_TEST(unknown_word_is_default)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_CLOCKS=monotonic,bogus", "FASTRAW_STATS=1") };
+	struct e2e_result r;
+	long long fast, pass;
+
+	run(&r, &opts);
+	assert_brackets(&r);
+	ck_assert_int_eq(e2e_count_lib_lines(r.err, "warning: FASTRAW_CLOCKS=monotonic,bogus is not one of "), 1);
+	stats_of(r.err, "MONOTONIC", &fast, &pass);
+	ck_assert_msg(fast == 0 && pass == SAMPLES, "MONOTONIC: fast=%lld passthrough=%lld", fast, pass);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* A list serves exactly its clocks. */
+START_TEST(list_serves_its_clocks)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_CLOCKS=monotonic,realtime_coarse", "FASTRAW_STATS=1",
+						      "FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+	int active;
+
+	run(&r, &opts);
+	assert_brackets(&r);
+	active = raw_active(r.err);
+	for (size_t i = 0; i < N_OTHERS; i++) {
+		int named = strcmp(others[i], "MONOTONIC") == 0 || strcmp(others[i], "REALTIME_COARSE") == 0;
+		long long fast, pass;
+
+		stats_of(r.err, others[i], &fast, &pass);
+		ck_assert_int_eq(fast + pass, SAMPLES);
+		if (named && active)
+			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld", others[i], fast, pass);
+		else
+			ck_assert_msg(fast == 0, "%s: fast=%lld although not named or not exact here", others[i], fast);
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* In a time namespace MONOTONIC, BOOTTIME and MONOTONIC_COARSE carry its offsets, REALTIME and TAI not. */
+START_TEST(all_served_in_time_namespace)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_CLOCKS=all", "FASTRAW_STATS=1", "FASTRAW_DEBUG=1"),
+				       .timens_mono_sec = 5000 };
+	struct e2e_result r;
+
+	run(&r, &opts);
+	assert_brackets(&r);
+	if (raw_active(r.err)) {
+		for (size_t i = 0; i < N_OTHERS; i++) {
+			long long fast, pass;
+
+			stats_of(r.err, others[i], &fast, &pass);
+			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld in a namespace", others[i], fast,
+				      pass);
+		}
+	}
+	e2e_result_free(&r);
+}
+END_TEST
+
+static Suite *served_suite(void)
+{
+	Suite *s = suite_create("e2e_served");
+	TCase *tc = e2e_tcase(s, "served");
+
+	tcase_add_test(tc, all_served_in_bracket);
+	tcase_add_test(tc, default_serves_raw_only);
+	tcase_add_test(tc, unknown_word_is_default);
+	tcase_add_test(tc, list_serves_its_clocks);
+	/* Its own case, tagged: a kernel without time namespaces (before 5.6) leaves it out (CK_EXCLUDE_TAGS). */
+	tc = e2e_tcase(s, "timens");
+	tcase_set_tags(tc, "timens");
+	tcase_add_test(tc, all_served_in_time_namespace);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(served_suite());
+}
