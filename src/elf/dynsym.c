@@ -121,6 +121,32 @@ void *fr_libc_sym(const char *name, const char *version)
 	return fr_elfsyms_lookup(&s, name, version);
 }
 
+#if FR_LIBC_GLIBC
+/* glibc's __register_atfork(prepare, parent, child, dso_handle). */
+typedef int (*register_atfork_fn)(void (*)(void), void (*)(void), void (*)(void), void *);
+#else
+/* musl's pthread_atfork(prepare, parent, child). */
+typedef int (*register_atfork_fn)(void (*)(void), void (*)(void), void (*)(void));
+#endif
+
+int fr_libc_atfork_child(void (*child)(void))
+{
+	struct fr_elfsyms s;
+	register_atfork_fn reg;
+	int saved = errno, ret = -1;
+
+	if (fr_libc_tables(&s) != 0)
+		return -1;
+	reg = (register_atfork_fn)fr_elfsyms_lookup_default(&s, FR_LIBC_GLIBC ? "__register_atfork" : "pthread_atfork");
+#if FR_LIBC_GLIBC
+	ret = reg && reg(NULL, NULL, child, NULL) == 0 ? 0 : -1;
+#else
+	ret = reg && reg(NULL, NULL, child) == 0 ? 0 : -1;
+#endif
+	errno = saved;
+	return ret;
+}
+
 /* The newest default version first, then any: glibc 2.34 moved dlsym and dlvsym into libc. */
 static void *resolve(void **cache, const char *name, const char *version)
 {

@@ -2,7 +2,6 @@
 /* Counts calls per thread in slots of a static array, only when asked, and reports their sum at exit. */
 #include "report/stats.h"
 
-#include <pthread.h>
 #include <sys/mman.h>
 
 #include "arch/arch.h"
@@ -101,6 +100,14 @@ static void forget_parent_counts(void)
 	__builtin_memset(slots, 0, SLOTS_SIZE);
 }
 
+/* Set once by the first start when the kernel refused to wipe the slots in fork children. */
+static int wipe_refused;
+
+fr_fork_fn fr_stats_fork_child(void)
+{
+	return __atomic_load_n(&wipe_refused, __ATOMIC_ACQUIRE) ? forget_parent_counts : NULL;
+}
+
 fr_raw_fn fr_stats_start(fr_raw_fn target)
 {
 	static int once;
@@ -108,7 +115,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
 		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
-			pthread_atfork(NULL, NULL, forget_parent_counts);
+			__atomic_store_n(&wipe_refused, 1, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;
