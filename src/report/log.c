@@ -9,9 +9,6 @@
 
 #include "base/sys.h"
 
-/* ld.so's initial stack pointer (argc, argv..., NULL, envp...); weak: not everywhere. */
-extern void *__libc_stack_end __attribute__((weak));
-
 /* At most this many bytes of the program's name are shown. */
 #define PROGRAM_MAX 64
 
@@ -24,16 +21,26 @@ void fr_line_init(struct fr_line *l)
 	l->cut = 0;
 }
 
+/* fr_line_stack_from's function; written before the first line, read as one word. */
+static void *(*stack_end_of)(void);
+
+void fr_line_stack_from(void *(*stack_end)(void))
+{
+	__atomic_store_n(&stack_end_of, stack_end, __ATOMIC_RELEASE);
+}
+
 /*
  * argv[0]: libc's copy once its start-up ran, before that (a preinit array) the kernel's
- * initial stack. Either way the string the program was started with, read without a call.
+ * initial stack. Either way the string the program was started with, read without a call to libc.
  */
 static const char *program(void)
 {
 	const char *p = program_invocation_name;
+	void *(*of)(void) = __atomic_load_n(&stack_end_of, __ATOMIC_ACQUIRE);
+	void *end;
 
-	if ((!p || !*p) && &__libc_stack_end && __libc_stack_end && *(long *)__libc_stack_end > 0)
-		p = ((char **)__libc_stack_end)[1];
+	if ((!p || !*p) && of && (end = of()) && *(long *)end > 0)
+		p = ((char **)end)[1];
 	return p && *p ? p : "?";
 }
 

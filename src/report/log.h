@@ -21,6 +21,15 @@ void fr_line_init(struct fr_line *l);
  * escaped as fr_line_add_escaped does and with ':' written \x3a, so that the first ": " ends it.
  */
 void fr_line_start(struct fr_line *l);
+
+/*
+ * Where argv[0] is read before libc's start-up has set program_invocation_name (an executable's
+ * preinit array): a function giving the kernel's initial stack (argc, argv...), or NULL. Given
+ * before any line by the layer that can find it (startup/, with elf/early.h's fr_stack_end);
+ * none until then.
+ */
+void fr_line_stack_from(void *(*stack_end)(void));
+
 void fr_line_add(struct fr_line *l, const char *s);
 
 /*
