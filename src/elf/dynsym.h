@@ -74,6 +74,15 @@ int fr_is_libc_clock_gettime(const void *p);
  */
 int fr_libc_atfork_child(void (*child)(void));
 
+/*
+ * argv[0] as libc keeps it for the program (program_invocation_name), read where an unversioned
+ * reference would bind: the program's own copy of the variable (a copy relocation, which its
+ * code and libc's then use) ahead of libc's. Before libc's start-up has set it (an executable's
+ * preinit array), the kernel's initial stack (fr_stack_end). NULL if neither has it.
+ * Async-signal-safe once libc's tables are kept: reads only.
+ */
+const char *fr_program_name(void);
+
 /* libc's getauxval, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
 fr_getauxval_fn fr_real_getauxval(void);
 

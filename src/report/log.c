@@ -21,26 +21,20 @@ void fr_line_init(struct fr_line *l)
 	l->cut = 0;
 }
 
-/* fr_line_stack_from's function; written before the first line, read as one word. */
-static void *(*stack_end_of)(void);
+/* fr_line_program_from's function; written before the first line, read as one word. */
+static const char *(*program_of)(void);
 
-void fr_line_stack_from(void *(*stack_end)(void))
+void fr_line_program_from(const char *(*name)(void))
 {
-	__atomic_store_n(&stack_end_of, stack_end, __ATOMIC_RELEASE);
+	__atomic_store_n(&program_of, name, __ATOMIC_RELEASE);
 }
 
-/*
- * argv[0]: libc's copy once its start-up ran, before that (a preinit array) the kernel's
- * initial stack. Either way the string the program was started with, read without a call to libc.
- */
+/* argv[0], the string the program was started with, read without a call to libc. */
 static const char *program(void)
 {
-	const char *p = program_invocation_name;
-	void *(*of)(void) = __atomic_load_n(&stack_end_of, __ATOMIC_ACQUIRE);
-	void *end;
+	const char *(*of)(void) = __atomic_load_n(&program_of, __ATOMIC_ACQUIRE);
+	const char *p = of ? of() : NULL;
 
-	if ((!p || !*p) && of && (end = of()) && *(long *)end > 0)
-		p = ((char **)end)[1];
 	return p && *p ? p : "?";
 }
 

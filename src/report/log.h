@@ -23,12 +23,12 @@ void fr_line_init(struct fr_line *l);
 void fr_line_start(struct fr_line *l);
 
 /*
- * Where argv[0] is read before libc's start-up has set program_invocation_name (an executable's
- * preinit array): a function giving the kernel's initial stack (argc, argv...), or NULL. Given
- * before any line by the layer that can find it (startup/, with elf/early.h's fr_stack_end);
- * none until then.
+ * Where PROGRAM comes from: a function giving argv[0] as libc keeps it (program_invocation_name),
+ * or NULL. Given before any line by the layer that can find it (startup/, with elf/dynsym.h's
+ * fr_program_name): this layer cannot read libc's tables, and importing the variable would make
+ * the loader look it up in every process. "?" until then.
  */
-void fr_line_stack_from(void *(*stack_end)(void));
+void fr_line_program_from(const char *(*name)(void));
 
 void fr_line_add(struct fr_line *l, const char *s);
 

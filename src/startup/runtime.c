@@ -336,7 +336,7 @@ static void init_once(void)
 	 */
 	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats) {
 		fr_errfd_note(fr_self_loaded_at_start());
-		fr_line_stack_from(fr_stack_end);
+		fr_line_program_from(fr_program_name);
 	}
 	if (p.env.stats) {
 		state.raw = fr_stats_start(state.raw);

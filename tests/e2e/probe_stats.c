@@ -311,12 +311,31 @@ int main(int argc, char **argv)
 		return dlopened_tty(argv[2], argv[3]);
 	if (strcmp(mode, "deadpipe") == 0 && argc == 3)
 		return deadpipe(argv[2]);
+	/* renamed NAME N: N calls after the program set program_invocation_name to NAME (error(3) prints it). */
+	if (strcmp(mode, "renamed") == 0 && argc == 4) {
+		program_invocation_name = argv[2];
+		calls(atol(argv[3]));
+		printf("pid=%d\n", (int)getpid());
+		return 0;
+	}
+	/* overwritten N: N calls after the program wrote "zz" over the start of argv[0]'s last part. */
+	if (strcmp(mode, "overwritten") == 0 && argc == 3) {
+		char *last = strrchr(argv[0], '/');
+
+		last = last ? last + 1 : argv[0];
+		if (strlen(last) < 2)
+			return 1;
+		memcpy(last, "zz", 2);
+		calls(atol(argv[2]));
+		printf("pid=%d\nname=%s\n", (int)getpid(), last);
+		return 0;
+	}
 	/* argv0 NAME N: this program again, as "calls N" under the name NAME. */
 	if (strcmp(mode, "argv0") == 0 && argc == 4) {
 		execl("/proc/self/exe", argv[2], "calls", argv[3], (char *)NULL);
 		return 127;
 	}
 	fprintf(stdout, "usage: e2e_probe_stats calls N | threads T N | fork N M | nowipe N M | vfork N M | datafile PATH N | "
-			"dlopen LIB N [PATH] | dlopen-tty LIB N | deadpipe N | argv0 NAME N\n");
+			"dlopen LIB N [PATH] | dlopen-tty LIB N | deadpipe N | argv0 NAME N | renamed NAME N | overwritten N\n");
 	return 2;
 }

@@ -257,6 +257,30 @@ START_TEST(program_name_escaped)
 }
 END_TEST
 
+/*
+ * PROGRAM is read where the program's own code and libc read argv[0]: a name the program gives
+ * program_invocation_name (its copy of the variable, where it has one), and bytes it writes over
+ * argv[0] in place, show in the exit line.
+ */
+START_TEST(program_name_as_the_program_left_it)
+{
+	struct e2e_result r;
+	char want[96];
+
+	run(&r, E2E_ENV("FASTRAW_STATS=1"), E2E_ARGV(probe(), "renamed", "/x/renamed-probe", "5"));
+	snprintf(want, sizeof(want), "fastraw[%d] renamed-probe: stats: MONOTONIC_RAW fast=", (int)e2e_int_value(r.out, "pid"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1 && strncmp(r.err, want, strlen(want)) == 0,
+		      "want \"%s...\", stderr:\n%.*s", want, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+	run(&r, E2E_ENV("FASTRAW_STATS=1"), E2E_ARGV(probe(), "overwritten", "5"));
+	snprintf(want, sizeof(want), "fastraw[%d] zz", (int)e2e_int_value(r.out, "pid"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1 && strncmp(r.err, want, strlen(want)) == 0 &&
+			      strstr(r.err, "zze_probe_stats: stats: MONOTONIC_RAW fast="),
+		      "want \"%s...\", stderr:\n%.*s", want, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *e2e_stats_suite(void)
 {
 	Suite *s = suite_create("e2e_stats");
@@ -274,6 +298,7 @@ static Suite *e2e_stats_suite(void)
 	tcase_add_test(tc, dlopened_terminal_gets_lines);
 	tcase_add_test(tc, dead_pipe_keeps_exit_status);
 	tcase_add_test(tc, program_name_escaped);
+	tcase_add_test(tc, program_name_as_the_program_left_it);
 	return s;
 }
 

@@ -14,6 +14,7 @@
 #include "forkprobe.h"
 #include "run_suite.h"
 #include "report/stats.h"
+#include "elf/dynsym.h"
 
 /* More than the library has slots: the last threads count in the shared, atomic one. */
 #define THREADS 600
@@ -262,12 +263,19 @@ START_TEST(dead_pipe_no_sigpipe)
 }
 END_TEST
 
+/* What the library's start-up does before any line (startup/runtime.c): where PROGRAM is read. */
+static void program_source(void)
+{
+	fr_line_program_from(fr_program_name);
+}
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
 	TCase *tc = tcase_create("stats");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, program_source, NULL);
 	tcase_add_test(tc, off_until_started);
 	tcase_add_test(tc, counts_per_clock);
 	tcase_add_test(tc, exited_threads_count);
