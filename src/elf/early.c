@@ -26,6 +26,25 @@ static const unsigned long *stack_auxv;
 #define NULL_RUN_MAX 64
 
 /*
+ * An IRELATIVE relocation, which musl's loader refuses (it has no IFUNC): a glibc build preloaded
+ * into a musl program stops it from starting (exit status 127) rather than run code that trusts
+ * glibc, note_stack's arguments first (musl calls init_array functions with none). The library
+ * imports nothing musl lacks any more, and musl answers libc.so.6 with itself. glibc calls the
+ * resolver while relocating this object: it only returns an address, PC-relative. Never called.
+ */
+static void musl_refuses_this(void)
+{
+}
+
+static void (*resolve_refused(void))(void)
+{
+	return musl_refuses_this;
+}
+
+static void glibc_only(void) __attribute__((ifunc("resolve_refused")));
+__attribute__((used)) static void (*const glibc_only_ref)(void) = glibc_only;
+
+/*
  * glibc calls every init_array function with (argc, argv, envp), argv as the kernel laid it on
  * the initial stack: argv's pointers, NULL, envp's, NULL, then the auxiliary vector. A priority
  * entry runs ahead of this object's plain ones (its constructor), so that finding ld.so needs no
