@@ -49,18 +49,20 @@ __attribute__((used)) static void (*const glibc_only_ref)(void) = glibc_only;
  * the initial stack: argv's pointers, NULL, envp's, NULL, then the auxiliary vector. A priority
  * entry runs ahead of this object's plain ones (its constructor), so that finding ld.so needs no
  * system call: the kernel's copy of the vector costs a prctl (Linux 6.4+) or /proc/self/auxv
- * (three calls and a file), and a seccomp filter installed later may refuse them. envp is
- * skipped from argv rather than taken from the third argument, which is environ by then (another
- * object's constructor may have replaced it); unsetenv shifts the stack's own array down in
- * place, leaving a run of NULLs before the vector, whose first type is never AT_NULL.
+ * (three calls and a file), and a seccomp filter installed later may refuse them. unsetenv
+ * shifts the stack's own array down in place, leaving a run of NULLs before the vector, whose
+ * first type is never AT_NULL.
  */
 static void __attribute__((constructor(101))) note_stack(int argc, char **argv, char **envp)
 {
 	char **p;
 	int nulls = 0;
 
-	(void)envp;
-	if (argc < 0 || !argv || argv[argc])
+	/*
+	 * Checked before anything is read: envp follows argv's NULL, as the kernel laid them out,
+	 * unless environ was replaced before a dlopen (then the kernel's copy will be asked).
+	 */
+	if (argc < 0 || !argv || envp != argv + argc + 1 || argv[argc])
 		return;
 	for (p = argv + argc + 1; *p; p++)
 		;
@@ -73,17 +75,21 @@ static void __attribute__((constructor(101))) note_stack(int argc, char **argv, 
 /*
  * AT_BASE, or in its absence what stands for it, from the vector on the stack once note_stack
  * has run, else from the kernel's copy: before our constructor (another object's IFUNC resolver
- * or constructor, an executable's preinit array) nothing else can tell.
+ * or constructor, an executable's preinit array) nothing else can tell. *probe says whether the
+ * header there must be probed before it is read: not where the stack's AT_BASE gave it, the
+ * interpreter the kernel mapped and that is running this process.
  */
-static uintptr_t ldso_base(void)
+static uintptr_t ldso_base(int *probe)
 {
 	unsigned long v[FR_AUXV_WORDS];
 	const unsigned long *a = stack_auxv;
 	long n = (long)sizeof(v);
 	uintptr_t base;
 
+	*probe = 0;
 	if (a && (base = fr_auxv_find(a, n, AT_BASE)) != 0)
 		return base;
+	*probe = 1;
 	/*
 	 * ld.so run as the program (`ld.so ./prog`, `ld.so --preload`): the kernel loaded no
 	 * interpreter, so AT_BASE is 0, and what it mapped is ld.so itself, whose program headers
@@ -102,15 +108,15 @@ static uintptr_t ldso_base(void)
 /*
  * ld.so's dynamic tables, from its ELF image at base. The kernel gives AT_BASE as the
  * interpreter's load bias, which is where its ELF header lies when it is linked at 0, as every
- * glibc's is: the header is probed before it is read (futex, which sandboxes allow: libc's locks
- * need it), and must say so (its first PT_LOAD at 0).
+ * glibc's is: the header is probed first when probe says so (futex, which sandboxes allow: libc's
+ * locks need it), and must say so (its first PT_LOAD at 0).
  */
-static int ldso_from(uintptr_t base, struct fr_elfsyms *out)
+static int ldso_from(uintptr_t base, int probe, struct fr_elfsyms *out)
 {
 	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
 	const ElfW(Phdr) *ph;
 
-	if (!base || fr_word_readable(eh) != 1 || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!base || (probe && fr_word_readable(eh) != 1) || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != ELFCLASS64)
 		return -1;
 	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++) {
@@ -134,13 +140,15 @@ static struct fr_elfsyms ldso_kept;
 
 static int ldso_tables(struct fr_elfsyms *out)
 {
-	int st = __atomic_load_n(&ldso_state, __ATOMIC_ACQUIRE), expected = LDSO_NONE;
+	int st = __atomic_load_n(&ldso_state, __ATOMIC_ACQUIRE), expected = LDSO_NONE, probe;
+	uintptr_t base;
 
 	if (st == LDSO_FOUND) {
 		*out = ldso_kept;
 		return 0;
 	}
-	if (ldso_from(ldso_base(), out) != 0)
+	base = ldso_base(&probe);
+	if (ldso_from(base, probe, out) != 0)
 		return -1;
 	if (st == LDSO_NONE &&
 	    __atomic_compare_exchange_n(&ldso_state, &expected, LDSO_FINDING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
