@@ -36,7 +36,7 @@ static void musl_refuses_this(void)
 {
 }
 
-static void (*resolve_refused(void))(void)
+__attribute__((used)) static void (*resolve_refused(void))(void)
 {
 	return musl_refuses_this;
 }

@@ -100,12 +100,12 @@ static void forget_parent_counts(void)
 	__builtin_memset(slots, 0, SLOTS_SIZE);
 }
 
-/* Set once by the first start when the kernel refused to wipe the slots in fork children. */
-static int wipe_refused;
+/* fr_stats_atfork_via's function; NULL: fork children cannot be helped. */
+static int (*atfork_reg)(void (*child)(void));
 
-fr_fork_fn fr_stats_fork_child(void)
+void fr_stats_atfork_via(int (*reg)(void (*child)(void)))
 {
-	return __atomic_load_n(&wipe_refused, __ATOMIC_ACQUIRE) ? forget_parent_counts : NULL;
+	__atomic_store_n(&atfork_reg, reg, __ATOMIC_RELEASE);
 }
 
 fr_raw_fn fr_stats_start(fr_raw_fn target)
@@ -114,8 +114,10 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
-		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
-			__atomic_store_n(&wipe_refused, 1, __ATOMIC_RELEASE);
+		int (*reg)(void (*)(void)) = __atomic_load_n(&atfork_reg, __ATOMIC_ACQUIRE);
+
+		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0 && reg)
+			reg(forget_parent_counts);
 	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;

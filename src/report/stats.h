@@ -81,21 +81,21 @@ static inline void fr_stats_pass_on(clockid_t clk)
 }
 
 /*
- * Starts counting: RAW calls go through a counting wrapper of target. The first start also asks
- * the kernel to zero the counts in fork children (MADV_WIPEONFORK, Linux 4.14). The exit line
- * goes only to the stderr that report/errfd.h noted.
- */
-fr_raw_fn fr_stats_start(fr_raw_fn target);
-
-typedef void (*fr_fork_fn)(void);
-
-/*
- * What a fork child must run to start from zero where the kernel refused to arrange it (before
- * 4.14), else NULL. The caller registers it as a fork handler with libc: this layer cannot reach
- * libc's tables, and a pthread_atfork call of our own would import libc_nonshared.a's wrapper
+ * How a handler for fork children is registered with libc (elf/dynsym.h's
+ * fr_libc_atfork_child), given by start-up before counting starts: this layer cannot read
+ * libc's tables, and a pthread_atfork call of its own would import libc_nonshared.a's wrapper
  * and the start files' __dso_handle.
  */
-fr_fork_fn fr_stats_fork_child(void);
+void fr_stats_atfork_via(int (*reg)(void (*child)(void)));
+
+/*
+ * Starts counting: RAW calls go through a counting wrapper of target. The first start also
+ * arranges for fork children to start from zero: the kernel zeroes their slots
+ * (MADV_WIPEONFORK, Linux 4.14, on private anonymous pages), else a fork handler registered
+ * through fr_stats_atfork_via's function does. The exit line goes only to the stderr that
+ * report/errfd.h noted.
+ */
+fr_raw_fn fr_stats_start(fr_raw_fn target);
 
 /* Appends the exit line's text, "stats: MONOTONIC_RAW fast=N passthrough=M, ...", to l. */
 void fr_stats_format(struct fr_line *l);

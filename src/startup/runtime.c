@@ -339,10 +339,8 @@ static void init_once(void)
 		fr_line_program_from(fr_program_name);
 	}
 	if (p.env.stats) {
+		fr_stats_atfork_via(fr_libc_atfork_child);
 		state.raw = fr_stats_start(state.raw);
-		/* Before Linux 4.14 the kernel cannot zero a fork child's counts: the child does. */
-		if (fr_stats_fork_child())
-			fr_libc_atfork_child(fr_stats_fork_child());
 		fr_pass_count();
 	}
 	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
