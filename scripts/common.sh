@@ -6,7 +6,7 @@
 # absolute build directory (FASTRAW_BUILD_DIR, default "build", relative to the root).
 
 FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime stress-ng musl-tools clang rpm cpio debootstrap mmdebstrap qemu-system-x86 qemu-system-arm"
+FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime stress-ng musl-tools clang rpm cpio debootstrap mmdebstrap qemu-system-x86 qemu-system-arm valgrind strace"
 FR_APT_UPDATED=${FR_APT_UPDATED:-0}
 
 # Prints the names of the missing build requirements, space-separated; nothing when all are there.
@@ -26,7 +26,8 @@ fr_missing_tools() {
 # not built, without groff they are not checked, without faketime e2e_neighbours skips it,
 # without stress-ng e2e_stress_ng_vdso is skipped, without musl-gcc, clang or rpmbuild the musl,
 # clang and RPM entries skip, without debootstrap pam_sudo (its Debian 11 root) does, without
-# mmdebstrap or QEMU the whole-system boots (label boot) do.
+# mmdebstrap or QEMU the whole-system boots (label boot) do, without valgrind or strace
+# e2e_startup_budget skips its count or its file check.
 fr_missing_optional() {
 	local missing=()
 
@@ -42,6 +43,8 @@ fr_missing_optional() {
 	command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 	command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
 	command -v qemu-system-aarch64 >/dev/null 2>&1 || missing+=(qemu-system-arm)
+	command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+	command -v strace >/dev/null 2>&1 || missing+=(strace)
 	echo "${missing[*]}"
 }
 

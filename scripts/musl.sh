@@ -11,6 +11,8 @@
 # it as MUSL_BUILD_DIR/probes/e2e_probe_NAME. SUITE_DIR holds the glibc build's test_SUITE
 # programs; each runs with FASTRAW_LIB set to the musl library and FR_PROBE_NAME to its probes,
 # and decides "active" or "passthrough" from the machine as it does in the glibc build.
+# FR_GLIBC_LIB, when set, names the glibc build's library: preloaded into a musl program, it
+# must stop that program from starting (exit status 127, no signal), as docs/install.md says.
 # Installs musl-tools when missing (as root); exits 77 (CTest's "skipped") with the reason when
 # musl-gcc cannot be had.
 set -euo pipefail
@@ -98,6 +100,16 @@ for l in ctor spy; do
 	musl-gcc "${cflags[@]}" -shared -fPIC -o "$probes/libe2e_$l.so" "$ROOT/tests/e2e/${l}_lib.c" >>"$log" 2>&1 ||
 		fail "cannot build libe2e_$l.so with musl-gcc (log: $log)"
 done
+
+# The glibc build in a musl program: musl's loader refuses it (docs/install.md, "musl").
+if [ -n "${FR_GLIBC_LIB:-}" ]; then
+	printf 'int main(void) { return 0; }\n' >"$BUILD/empty_main.c"
+	musl-gcc -o "$probes/empty_main" "$BUILD/empty_main.c" >>"$log" 2>&1 || fail "cannot build a musl program"
+	rc=0
+	LD_PRELOAD=$FR_GLIBC_LIB "$probes/empty_main" >"$BUILD/glibc-lib.log" 2>&1 || rc=$?
+	[ "$rc" = 127 ] || fail "the glibc library preloaded into a musl program: exit status $rc, want 127: $(head -c 300 "$BUILD/glibc-lib.log")"
+	say "the glibc library in a musl program: refused (127): $(head -n 1 "$BUILD/glibc-lib.log")"
+fi
 
 # Each suite with its probes.
 failed=()

@@ -27,4 +27,5 @@ set(fr_musl_suites
   musl_lookup:musl_lookup)
 fr_add_script_test(musl_e2e LABELS musl SKIP TIMEOUT 600
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/musl.sh ${CMAKE_BINARY_DIR}/musl
-          $<TARGET_FILE_DIR:test_e2e_bracket> ${FR_ARCH} ${fr_musl_suites})
+          $<TARGET_FILE_DIR:test_e2e_bracket> ${FR_ARCH} ${fr_musl_suites}
+  ENV "FR_GLIBC_LIB=$<TARGET_FILE:fastraw>")

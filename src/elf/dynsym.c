@@ -123,6 +123,64 @@ void *fr_libc_sym(const char *name, const char *version)
 	return fr_elfsyms_lookup(&s, name, version);
 }
 
+#if FR_LIBC_GLIBC
+/* glibc's __register_atfork(prepare, parent, child, dso_handle). */
+typedef int (*register_atfork_fn)(void (*)(void), void (*)(void), void (*)(void), void *);
+#else
+/* musl's pthread_atfork(prepare, parent, child). */
+typedef int (*register_atfork_fn)(void (*)(void), void (*)(void), void (*)(void));
+#endif
+
+int fr_libc_atfork_child(void (*child)(void))
+{
+	struct fr_elfsyms s;
+	register_atfork_fn reg;
+	int saved = errno, ret = -1;
+
+	if (fr_libc_tables(&s) != 0)
+		return -1;
+	reg = (register_atfork_fn)fr_elfsyms_lookup_default(&s, FR_LIBC_GLIBC ? "__register_atfork" : "pthread_atfork");
+#if FR_LIBC_GLIBC
+	ret = reg && reg(NULL, NULL, child, NULL) == 0 ? 0 : -1;
+#else
+	ret = reg && reg(NULL, NULL, child) == 0 ? 0 : -1;
+#endif
+	errno = saved;
+	return ret;
+}
+
+/* Where program_invocation_name is bound, found once. */
+static void *invocation_name_slot;
+
+static char *const *invocation_name(void)
+{
+	const struct r_debug *r = fr_rdebug();
+	const struct link_map *prog = r ? r->r_map : NULL;
+	struct fr_elfsyms s;
+	void *p = fr_once_get(&invocation_name_slot);
+
+	if (p)
+		return p;
+	/* The program heads the loader's list and its global scope: its copy, if any, wins. */
+	if (prog && fr_elfsyms_from_dynamic(prog->l_ld, prog->l_addr,
+					    fr_loader_relocated_dynamic(prog->l_addr, PF_W), &s) == 0)
+		p = fr_elfsyms_lookup(&s, "program_invocation_name", fr_elfsym_data);
+	if (!p && fr_libc_tables(&s) == 0)
+		p = fr_elfsyms_lookup(&s, "program_invocation_name", fr_elfsym_data);
+	return fr_once_put(&invocation_name_slot, p);
+}
+
+const char *fr_program_name(void)
+{
+	char *const *inv = invocation_name();
+	const char *p = inv ? *inv : NULL;
+	void *end;
+
+	if ((!p || !*p) && (end = fr_stack_end()) && *(long *)end > 0)
+		p = ((char **)end)[1];
+	return p;
+}
+
 /* The newest default version first, then any: glibc 2.34 moved dlsym and dlvsym into libc. */
 static void *resolve(void **cache, const char *name, const char *version)
 {

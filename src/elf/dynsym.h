@@ -88,6 +88,25 @@ typedef unsigned long (*fr_getauxval_fn)(unsigned long type);
 /* Whether p is libc's own clock_gettime, under either of its names (clock_gettime, __clock_gettime). Keeps errno. */
 int fr_is_libc_clock_gettime(const void *p);
 
+/*
+ * Registers child to run in every fork child, through libc's own registration found in its
+ * tables: glibc's __register_atfork (which pthread_atfork, a wrapper linked from
+ * libc_nonshared.a, calls with the caller's __dso_handle; exported since 2.3.2), given no handle,
+ * as an executable's is, so that no dlclose removes it; musl's pthread_atfork. Takes libc's lock
+ * and may allocate, as pthread_atfork does. Returns 0, or -1 when it is not found or fails.
+ * Keeps errno.
+ */
+int fr_libc_atfork_child(void (*child)(void));
+
+/*
+ * argv[0] as libc keeps it for the program (program_invocation_name), read where an unversioned
+ * reference would bind: the program's own copy of the variable (a copy relocation, which its
+ * code and libc's then use) ahead of libc's. Before libc's start-up has set it (an executable's
+ * preinit array), the kernel's initial stack (fr_stack_end). NULL if neither has it.
+ * Async-signal-safe once libc's tables are kept: reads only.
+ */
+const char *fr_program_name(void);
+
 /* libc's getauxval, resolved once and cached (lock-free); NULL if libc cannot be parsed. */
 fr_getauxval_fn fr_real_getauxval(void);
 

@@ -24,12 +24,22 @@ static inline int fr_relocated(void)
 }
 
 /*
- * The loader's r_debug (the head of its list of objects): through the GOT once relocated; before
- * that, found as the dynamic linker's exported _r_debug, from AT_BASE in the auxiliary vector the
- * kernel gives (prctl(PR_GET_AUXV), else /proc/self/auxv, by raw system calls: arch/auxv.h). NULL if
- * neither works. Touches no errno, calls no libc function, allocates nothing.
+ * The loader's r_debug (the head of its list of objects): the dynamic linker's exported _r_debug,
+ * found once in its own symbol table at AT_BASE, before relocation too. AT_BASE comes from the
+ * auxiliary vector on the initial stack, which glibc's call of our first constructor shows;
+ * before that, from the kernel's copy (prctl(PR_GET_AUXV), else /proc/self/auxv, by raw system
+ * calls: arch/auxv.h). NULL if neither works. Touches no errno, calls no libc function, allocates
+ * nothing.
  */
 const struct r_debug *fr_rdebug(void);
+
+/*
+ * The kernel's initial stack pointer (argc, argv..., NULL, envp..., NULL, auxv), as the dynamic
+ * linker's __libc_stack_end holds it, found as fr_rdebug finds _r_debug; NULL where there is none
+ * (musl). What the program's start-up has not yet read (a preinit array runs before libc sets
+ * environ and program_invocation_name) can be read there.
+ */
+void *fr_stack_end(void);
 
 #pragma GCC visibility pop
 

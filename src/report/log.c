@@ -9,9 +9,6 @@
 
 #include "base/sys.h"
 
-/* ld.so's initial stack pointer (argc, argv..., NULL, envp...); weak: not everywhere. */
-extern void *__libc_stack_end __attribute__((weak));
-
 /* At most this many bytes of the program's name are shown. */
 #define PROGRAM_MAX 64
 
@@ -24,16 +21,20 @@ void fr_line_init(struct fr_line *l)
 	l->cut = 0;
 }
 
-/*
- * argv[0]: libc's copy once its start-up ran, before that (a preinit array) the kernel's
- * initial stack. Either way the string the program was started with, read without a call.
- */
+/* fr_line_program_from's function; written before the first line, read as one word. */
+static const char *(*program_of)(void);
+
+void fr_line_program_from(const char *(*name)(void))
+{
+	__atomic_store_n(&program_of, name, __ATOMIC_RELEASE);
+}
+
+/* argv[0], the string the program was started with, read without a call to libc. */
 static const char *program(void)
 {
-	const char *p = program_invocation_name;
+	const char *(*of)(void) = __atomic_load_n(&program_of, __ATOMIC_ACQUIRE);
+	const char *p = of ? of() : NULL;
 
-	if ((!p || !*p) && &__libc_stack_end && __libc_stack_end && *(long *)__libc_stack_end > 0)
-		p = ((char **)__libc_stack_end)[1];
 	return p && *p ? p : "?";
 }
 

@@ -21,6 +21,15 @@ void fr_line_init(struct fr_line *l);
  * escaped as fr_line_add_escaped does and with ':' written \x3a, so that the first ": " ends it.
  */
 void fr_line_start(struct fr_line *l);
+
+/*
+ * Where PROGRAM comes from: a function giving argv[0] as libc keeps it (program_invocation_name),
+ * or NULL. Given before any line by the layer that can find it (startup/, with elf/dynsym.h's
+ * fr_program_name): this layer cannot read libc's tables, and importing the variable would make
+ * the loader look it up in every process. "?" until then.
+ */
+void fr_line_program_from(const char *(*name)(void));
+
 void fr_line_add(struct fr_line *l, const char *s);
 
 /*

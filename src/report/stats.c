@@ -2,7 +2,6 @@
 /* Counts calls per thread in slots of a static array, only when asked, and reports their sum at exit. */
 #include "report/stats.h"
 
-#include <pthread.h>
 #include <sys/mman.h>
 
 #include "arch/arch.h"
@@ -112,14 +111,24 @@ static void forget_parent_counts(void)
 	__builtin_memset(slots, 0, SLOTS_SIZE);
 }
 
+/* fr_stats_atfork_via's function; NULL: fork children cannot be helped. */
+static int (*atfork_reg)(void (*child)(void));
+
+void fr_stats_atfork_via(int (*reg)(void (*child)(void)))
+{
+	__atomic_store_n(&atfork_reg, reg, __ATOMIC_RELEASE);
+}
+
 fr_raw_fn fr_stats_start(fr_raw_fn target)
 {
 	static int once;
 
 	raw_target = target;
 	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
-		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0)
-			pthread_atfork(NULL, NULL, forget_parent_counts);
+		int (*reg)(void (*)(void)) = __atomic_load_n(&atfork_reg, __ATOMIC_ACQUIRE);
+
+		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0 && reg)
+			reg(forget_parent_counts);
 	}
 	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;

@@ -96,8 +96,18 @@ static inline void fr_stats_pass_on(clockid_t clk)
 }
 
 /*
+ * How a handler for fork children is registered with libc (elf/dynsym.h's
+ * fr_libc_atfork_child), given by start-up before counting starts: this layer cannot read
+ * libc's tables, and a pthread_atfork call of its own would import libc_nonshared.a's wrapper
+ * and the start files' __dso_handle.
+ */
+void fr_stats_atfork_via(int (*reg)(void (*child)(void)));
+
+/*
  * Starts counting: RAW calls go through a counting wrapper of target. The first start also
- * arranges for fork children to start from zero. The exit line goes only to the stderr that
+ * arranges for fork children to start from zero: the kernel zeroes their slots
+ * (MADV_WIPEONFORK, Linux 4.14, on private anonymous pages), else a fork handler registered
+ * through fr_stats_atfork_via's function does. The exit line goes only to the stderr that
  * report/errfd.h noted.
  */
 fr_raw_fn fr_stats_start(fr_raw_fn target);

@@ -32,8 +32,6 @@
 #include "elf/vdso_elf.h"
 
 extern char **environ;
-/* ld.so's initial stack pointer (argc, argv..., NULL, envp..., NULL, auxv); weak: not everywhere. */
-extern void *__libc_stack_end __attribute__((weak));
 
 /*
  * The environment. In an executable's preinit array (before libc's own start-up) environ is
@@ -41,13 +39,14 @@ extern void *__libc_stack_end __attribute__((weak));
  */
 char **fr_environment(void)
 {
+	void *end;
 	char **argv;
 	long argc;
 
-	if (environ || !&__libc_stack_end || !__libc_stack_end)
+	if (environ || !(end = fr_stack_end()))
 		return environ;
-	argc = *(long *)__libc_stack_end;
-	argv = (char **)__libc_stack_end + 1;
+	argc = *(long *)end;
+	argv = (char **)end + 1;
 	return argv + argc + 1;
 }
 
@@ -360,9 +359,12 @@ static void init_once(void)
 	 * walked only then). A copy loaded with the program notes it now; a dlopen'd one cannot
 	 * know the stderr the process started with.
 	 */
-	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats)
+	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats) {
 		fr_errfd_note(fr_self_loaded_at_start());
+		fr_line_program_from(fr_program_name);
+	}
 	if (p.env.stats) {
+		fr_stats_atfork_via(fr_libc_atfork_child);
 		state.raw = fr_stats_start(state.raw);
 		fr_pass_count();
 	}

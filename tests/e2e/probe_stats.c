@@ -2,15 +2,29 @@
 /* Probe: makes a known number of RAW calls across threads, fork, vfork, with fd 2 replaced, or through a dlopen'd library, for the library's lines. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cpu_test.h"
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#endif
 
 #define BATCH 8
 
@@ -202,6 +216,50 @@ static int dlopened_tty(const char *lib, const char *n)
 	return 0;
 }
 
+/*
+ * A kernel before 4.14 for this process and what it executes: a seccomp filter that answers
+ * madvise(MADV_WIPEONFORK) with EINVAL, as such a kernel does, and allows everything else.
+ */
+static int refuse_wipeonfork(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FRT_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MADV_WIPEONFORK, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+/*
+ * nowipe N M: "fork N M" run again under refuse_wipeonfork's filter, so that the library starts
+ * with the kernel refusing to zero the counts in fork children; prints "filter=none" when no
+ * filter can be installed. The filter proves itself first: the same madvise must fail here.
+ */
+static int nowipe(const char *n, const char *m)
+{
+	static char page[4096] __attribute__((aligned(4096)));
+
+	if (refuse_wipeonfork() != 0) {
+		printf("filter=none\n");
+		return 0;
+	}
+	if (madvise(page, sizeof(page), MADV_WIPEONFORK) == 0 || errno != EINVAL)
+		return 1;
+	fflush(stdout);
+	execl("/proc/self/exe", "e2e_probe_stats", "fork", n, m, (char *)NULL);
+	return 127;
+}
+
 /* deadpipe N: runs "calls N" with stderr a pipe that nobody reads any more. */
 static int deadpipe(const char *n)
 {
@@ -241,6 +299,8 @@ int main(int argc, char **argv)
 		return threads(atol(argv[2]), atol(argv[3]));
 	if (strcmp(mode, "fork") == 0 && argc == 4)
 		return forked(atol(argv[2]), atol(argv[3]));
+	if (strcmp(mode, "nowipe") == 0 && argc == 4)
+		return nowipe(argv[2], argv[3]);
 	if (strcmp(mode, "vfork") == 0 && argc == 4)
 		return vforked(atol(argv[2]), atol(argv[3]));
 	if (strcmp(mode, "datafile") == 0 && argc == 4)
@@ -251,12 +311,31 @@ int main(int argc, char **argv)
 		return dlopened_tty(argv[2], argv[3]);
 	if (strcmp(mode, "deadpipe") == 0 && argc == 3)
 		return deadpipe(argv[2]);
+	/* renamed NAME N: N calls after the program set program_invocation_name to NAME (error(3) prints it). */
+	if (strcmp(mode, "renamed") == 0 && argc == 4) {
+		program_invocation_name = argv[2];
+		calls(atol(argv[3]));
+		printf("pid=%d\n", (int)getpid());
+		return 0;
+	}
+	/* overwritten N: N calls after the program wrote "zz" over the start of argv[0]'s last part. */
+	if (strcmp(mode, "overwritten") == 0 && argc == 3) {
+		char *last = strrchr(argv[0], '/');
+
+		last = last ? last + 1 : argv[0];
+		if (strlen(last) < 2)
+			return 1;
+		memcpy(last, "zz", 2);
+		calls(atol(argv[2]));
+		printf("pid=%d\nname=%s\n", (int)getpid(), last);
+		return 0;
+	}
 	/* argv0 NAME N: this program again, as "calls N" under the name NAME. */
 	if (strcmp(mode, "argv0") == 0 && argc == 4) {
 		execl("/proc/self/exe", argv[2], "calls", argv[3], (char *)NULL);
 		return 127;
 	}
-	fprintf(stdout, "usage: e2e_probe_stats calls N | threads T N | fork N M | vfork N M | datafile PATH N | "
-			"dlopen LIB N [PATH] | dlopen-tty LIB N | deadpipe N | argv0 NAME N\n");
+	fprintf(stdout, "usage: e2e_probe_stats calls N | threads T N | fork N M | nowipe N M | vfork N M | datafile PATH N | "
+			"dlopen LIB N [PATH] | dlopen-tty LIB N | deadpipe N | argv0 NAME N | renamed NAME N | overwritten N\n");
 	return 2;
 }

@@ -190,6 +190,39 @@ START_TEST(ifunc_resolvers_under_ldso_as_program)
 END_TEST
 
 /*
+ * The same program under `ld.so ./prog` prints the same one debug line as run directly: the
+ * library finds the loader there too (glibc rewrites the stack's AT_PHDR to the program's once it
+ * has loaded it, so only the kernel's copy still points at ld.so), knows it was loaded at start
+ * and writes to the stderr the process started with.
+ */
+START_TEST(debug_line_under_ldso_as_program)
+{
+	static const char ldso[] = FRT_LDSO_PATH;
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_DEBUG=1", "FASTRAW_SHADOW_VDSO=0") };
+	struct e2e_result direct, under;
+	const char *want, *got;
+
+	if (sanitized() || access(ldso, X_OK) != 0)
+		return;
+	/* A program without IFUNC resolvers of its own: nothing looks for the loader before our constructor. */
+	e2e_run(&direct, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_BIAS_POS")));
+	e2e_run(&under, &opts, E2E_ARGV(ldso, e2e_need_env("FR_PROBE_BIAS_POS")));
+	e2e_assert_ok(&direct);
+	e2e_assert_ok(&under);
+	ck_assert_msg(e2e_count_lines(direct.err) == 1, "run directly, stderr:\n%.*s", E2E_SHOWN, direct.err);
+	ck_assert_msg(e2e_count_lines(under.err) == 1, "under ld.so, stderr:\n%.*s", E2E_SHOWN, under.err);
+	/* Everything after the pid: the program's name and the decisions. */
+	want = strstr(direct.err, "] ");
+	got = strstr(under.err, "] ");
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	e2e_result_free(&direct);
+	e2e_result_free(&under);
+}
+END_TEST
+
+/*
  * The first call of each async-signal-safe export (MONOTONIC, REALTIME, syscall(), getauxval,
  * RAW) in a child forked while other threads of its parent take the loader's lock (dlopen and
  * dlclose, dl_iterate_phdr), and in a handler that interrupted its own thread inside
@@ -223,6 +256,7 @@ static Suite *host_suite(void)
 	tcase_add_test(tc, moved_library_positive_bias);
 	tcase_add_test(tc, dlmopen_namespace);
 	tcase_add_test(tc, ifunc_resolvers_under_ldso_as_program);
+	tcase_add_test(tc, debug_line_under_ldso_as_program);
 	tcase_add_test(tc, first_calls_where_the_loader_lock_is_held);
 	suite_add_tcase(s, tc);
 	return s;

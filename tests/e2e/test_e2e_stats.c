@@ -95,6 +95,28 @@ START_TEST(fork_lines_own_calls)
 }
 END_TEST
 
+/*
+ * The same where the kernel cannot zero the counts in a fork child (before 4.14: a filter makes
+ * madvise(MADV_WIPEONFORK) fail as it does there): the fork handler the library registered with
+ * libc does, and the child's line counts only its own calls, not the parent's too.
+ */
+START_TEST(fork_lines_own_calls_without_wipeonfork)
+{
+	struct e2e_result r;
+
+	run(&r, E2E_ENV("FASTRAW_STATS=1"), E2E_ARGV(probe(), "nowipe", "3000", "700"));
+	if (strstr(r.out, "filter=none")) {
+		printf("fork_lines_own_calls_without_wipeonfork: skipped, no seccomp filter can be installed here\n");
+		e2e_result_free(&r);
+		return;
+	}
+	ck_assert_int_eq(e2e_count_lines(r.err), 2);
+	ck_assert_uint_eq(counted(&r, "parent"), 3000);
+	ck_assert_uint_eq(counted(&r, "child"), 700);
+	e2e_result_free(&r);
+}
+END_TEST
+
 /* A vfork child never runs destructors and shares its parent's counts: one line with both. */
 START_TEST(vfork_counted_in_parent)
 {
@@ -235,6 +257,30 @@ START_TEST(program_name_escaped)
 }
 END_TEST
 
+/*
+ * PROGRAM is read where the program's own code and libc read argv[0]: a name the program gives
+ * program_invocation_name (its copy of the variable, where it has one), and bytes it writes over
+ * argv[0] in place, show in the exit line.
+ */
+START_TEST(program_name_as_the_program_left_it)
+{
+	struct e2e_result r;
+	char want[96];
+
+	run(&r, E2E_ENV("FASTRAW_STATS=1"), E2E_ARGV(probe(), "renamed", "/x/renamed-probe", "5"));
+	snprintf(want, sizeof(want), "fastraw[%d] renamed-probe: stats: MONOTONIC_RAW fast=", (int)e2e_int_value(r.out, "pid"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1 && strncmp(r.err, want, strlen(want)) == 0,
+		      "want \"%s...\", stderr:\n%.*s", want, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+	run(&r, E2E_ENV("FASTRAW_STATS=1"), E2E_ARGV(probe(), "overwritten", "5"));
+	snprintf(want, sizeof(want), "fastraw[%d] zz", (int)e2e_int_value(r.out, "pid"));
+	ck_assert_msg(e2e_count_lines(r.err) == 1 && strncmp(r.err, want, strlen(want)) == 0 &&
+			      strstr(r.err, "zze_probe_stats: stats: MONOTONIC_RAW fast="),
+		      "want \"%s...\", stderr:\n%.*s", want, E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *e2e_stats_suite(void)
 {
 	Suite *s = suite_create("e2e_stats");
@@ -243,6 +289,7 @@ static Suite *e2e_stats_suite(void)
 	tcase_add_test(tc, every_line_prefixed);
 	tcase_add_test(tc, threads_counted_exactly);
 	tcase_add_test(tc, fork_lines_own_calls);
+	tcase_add_test(tc, fork_lines_own_calls_without_wipeonfork);
 	tcase_add_test(tc, vfork_counted_in_parent);
 	tcase_add_test(tc, calibrated_warmup_is_passthrough);
 	tcase_add_test(tc, reused_fd2_untouched);
@@ -251,6 +298,7 @@ static Suite *e2e_stats_suite(void)
 	tcase_add_test(tc, dlopened_terminal_gets_lines);
 	tcase_add_test(tc, dead_pipe_keeps_exit_status);
 	tcase_add_test(tc, program_name_escaped);
+	tcase_add_test(tc, program_name_as_the_program_left_it);
 	return s;
 }
 

@@ -21,6 +21,9 @@
 #include "arch/arch.h"
 #include "elf/vdso_elf.h"
 
+/* ld.so's: the kernel's initial stack pointer. */
+extern void *__libc_stack_end;
+
 /* Whether this process has a vDSO; qemu-user maps none (AT_SYSINFO_EHDR 0): then a SKIP line. */
 static int have_vdso(const char *test)
 {
@@ -134,13 +137,25 @@ static int check_object(struct dl_phdr_info *info, size_t size, void *arg)
 
 START_TEST(tables_from_phdrs)
 {
+	Dl_info in;
 	int checked = 0;
 
 	ck_assert_ptr_nonnull(fr_dl_iterate_phdr());
 	fr_dl_iterate_phdr()(check_object, &checked);
 	ck_assert_int_eq(checked, 1);
 	ck_assert_ptr_null(fr_chain_problem());
-	ck_assert_ptr_eq(fr_rdebug(), &_r_debug);
+	/*
+	 * ld.so's own _r_debug: this program's may be a copy of it (a copy relocation, at another
+	 * address). Both head the same list.
+	 */
+	ck_assert_int_ne(dladdr(fr_rdebug(), &in), 0);
+	ck_assert_str_eq(in.dli_sname, "_r_debug");
+	ck_assert_ptr_eq(in.dli_saddr, fr_rdebug());
+	ck_assert_ptr_nonnull(strstr(in.dli_fname, strrchr(FRT_LDSO_PATH, '/') + 1));
+	ck_assert_ptr_eq(fr_rdebug()->r_map, _r_debug.r_map);
+	/* The initial stack: argc, then argv, as the kernel laid them out. */
+	ck_assert_ptr_nonnull(fr_stack_end());
+	ck_assert_ptr_eq(fr_stack_end(), __libc_stack_end);
 	ck_assert_int_eq(fr_relocated(), 1);
 }
 END_TEST

@@ -14,6 +14,7 @@
 #include "forkprobe.h"
 #include "run_suite.h"
 #include "report/stats.h"
+#include "elf/dynsym.h"
 
 /* More than the library has slots: the last threads count in the shared, atomic one. */
 #define THREADS 600
@@ -262,12 +263,24 @@ START_TEST(dead_pipe_no_sigpipe)
 }
 END_TEST
 
+/*
+ * What the library's start-up hands this layer (startup/runtime.c): where PROGRAM is read, and
+ * how a fork handler is registered where the slots cannot be wiped (in an executable's .bss next
+ * to its file-backed data, as under clang, MADV_WIPEONFORK is refused).
+ */
+static void startup_hooks(void)
+{
+	fr_line_program_from(fr_program_name);
+	fr_stats_atfork_via(fr_libc_atfork_child);
+}
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
 	TCase *tc = tcase_create("stats");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, startup_hooks, NULL);
 	tcase_add_test(tc, off_until_started);
 	tcase_add_test(tc, counts_per_clock);
 	tcase_add_test(tc, exited_threads_count);
