@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Builds libfastraw and runs fastraw-bench (the goals table, then every mode), again inside a time
-# namespace where one can be made, then calibrated mode's error against the kernel.
+# namespace where one can be made, then calibrated mode's error against the kernel, then the
+# installed runtimes' clocks with and without the preload (scripts/bench-runtimes.sh).
 # Usage: scripts/bench.sh [--quick] [--cal-seconds N] [fastraw-bench arguments, e.g. --rounds N]
-#   --quick          fastraw-bench --quick, and calibrated mode for 6 s instead of 60 s
+#   --quick          fastraw-bench --quick, calibrated mode for 6 s instead of 60 s, and
+#                    bench-runtimes.sh --quick
 #   --cal-seconds N  calibrated mode's run per counter mode (also FASTRAW_CAL_SECONDS; default 60)
 set -euo pipefail
 
 args=()
+runtimes_args=()
 cal_default=60
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick)
 		args+=(--quick)
+		runtimes_args=(--quick)
 		cal_default=6
 		;;
 	--cal-seconds)
@@ -74,3 +78,7 @@ for tsc in default rdtsc lfence; do
 	printf '  %-11s %10s %12s %12s %10s  %s\n' "$tsc" "$(val measured)" "$max" "$(val p999_err_ns)" \
 		"$(val backwards)" "$([ "$max" -le 2000 ] && [ "$(val backwards)" = 0 ] && echo PASS || echo MISS)"
 done
+
+echo
+echo "== Runtimes' monotonic clocks, without the preload and with FASTRAW_CLOCKS=all =="
+bash "$FR_ROOT/scripts/bench-runtimes.sh" "${runtimes_args[@]}"

@@ -7,6 +7,9 @@
 
 FR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FR_APT_PACKAGES="cmake check pkg-config gcc scdoc groff-base faketime stress-ng musl-tools clang rpm cpio debootstrap mmdebstrap qemu-system-x86 qemu-system-arm valgrind strace"
+# The runtimes the e2e_runtime_* entries run (python3 and a C++ compiler are usually there),
+# installed without their recommends: a headless JRE and Node need none of them.
+FR_APT_RUNTIMES="openjdk-17-jre-headless nodejs"
 FR_APT_UPDATED=${FR_APT_UPDATED:-0}
 
 # Prints the names of the missing build requirements, space-separated; nothing when all are there.
@@ -27,7 +30,8 @@ fr_missing_tools() {
 # without stress-ng e2e_stress_ng_vdso is skipped, without musl-gcc, clang or rpmbuild the musl,
 # clang and RPM entries skip, without debootstrap pam_sudo (its Debian 11 root) does, without
 # mmdebstrap or QEMU the whole-system boots (label boot) do, without valgrind or strace
-# e2e_startup_budget skips its count or its file check.
+# e2e_startup_budget skips its count or its file check, without java or node their
+# e2e_runtime_* entries do.
 fr_missing_optional() {
 	local missing=()
 
@@ -45,6 +49,8 @@ fr_missing_optional() {
 	command -v qemu-system-aarch64 >/dev/null 2>&1 || missing+=(qemu-system-arm)
 	command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 	command -v strace >/dev/null 2>&1 || missing+=(strace)
+	command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+	command -v node >/dev/null 2>&1 || command -v nodejs >/dev/null 2>&1 || missing+=(nodejs)
 	echo "${missing[*]}"
 }
 
@@ -62,7 +68,8 @@ fr_install_missing() {
 	fi
 	echo "fastraw: missing: $missing${missing:+ }$optional" >&2
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "fastraw: run as root:  apt-get update && apt-get install -y $FR_APT_PACKAGES" >&2
+		echo "fastraw: run as root:  apt-get update && apt-get install -y $FR_APT_PACKAGES" \
+			"&& apt-get install -y --no-install-recommends $FR_APT_RUNTIMES" >&2
 		exit 1
 	fi
 	if ! command -v apt-get >/dev/null 2>&1; then
@@ -75,6 +82,10 @@ fr_install_missing() {
 	fi
 	# shellcheck disable=SC2086 # the package list is meant to split into words
 	DEBIAN_FRONTEND=noninteractive apt-get install -y $FR_APT_PACKAGES
+	# Optional, and named for Debian 12: a release without these names skips their entries.
+	# shellcheck disable=SC2086 # the package list is meant to split into words
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $FR_APT_RUNTIMES ||
+		echo "fastraw: note: $FR_APT_RUNTIMES could not be installed: the e2e_runtime_* entries skip" >&2
 	missing=$(fr_missing_tools)
 	if [ -n "$missing" ]; then
 		echo "fastraw: still missing after apt-get install: $missing" >&2

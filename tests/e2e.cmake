@@ -235,3 +235,16 @@ if(NOT FASTRAW_SANITIZE)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/startup_budget.sh
             $<TARGET_FILE:fastraw> $<TARGET_FILE:bench_empty> 15000)
 endif()
+
+# Real runtimes' monotonic clocks under FASTRAW_CLOCKS=all, one entry each (tests/e2e/runtime.sh,
+# the programs in tests/e2e/runtimes/): Python, Java, Node and C++'s steady_clock, each skipped
+# where the runtime (or a C++ compiler) is not installed. Not with the sanitizers: an
+# instrumented library cannot be preloaded into them alone.
+if(NOT FASTRAW_SANITIZE)
+  fr_add_e2e_probe(runtime e2e/probe_runtime.c)
+  foreach(rt python java node cxx)
+    fr_add_script_test(e2e_runtime_${rt} LABELS e2e SKIP TIMEOUT 120
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/e2e/runtime.sh ${rt}
+              $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_runtime>)
+  endforeach()
+endif()
