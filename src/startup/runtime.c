@@ -61,7 +61,7 @@ int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts)
 	int saved, ret;
 
 	if (clk != CLOCK_MONOTONIC_RAW)
-		return fr_passthrough_vdso(clk, ts);
+		return fr_served_vdso(clk, ts);
 	if (!ts)
 		return -EFAULT;
 	saved = errno;

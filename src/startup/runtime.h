@@ -40,8 +40,8 @@ static inline int fr_raw_call(struct timespec *ts)
 
 /*
  * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
- * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest
- * fr_passthrough_vdso.
+ * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the clocks
+ * FASTRAW_CLOCKS serves their readers (fr_served_vdso), the rest fr_passthrough_vdso.
  */
 int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
 
