@@ -263,6 +263,8 @@ static void report(const struct plan *p, const struct fr_status *st)
 		report_clocks(st);
 }
 
+unsigned fr_syscall_clocks;
+
 static int syscall_mode_of(const struct fr_env *env)
 {
 	return env->syscall_raw && !env->disable ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF;
@@ -374,6 +376,9 @@ static void init_once(void)
 		if (!state.st.clocks)
 			state.st.clocks_why = "this era has no reader for them";
 	}
+	/* After the readers' publication (fr_served_read checks it again): syscall()'s stub serves them. */
+	if (state.syscall_mode == FR_RAW_MODE_ON)
+		__atomic_store_n(&fr_syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
 	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
 	report(&p, &state.st);
