@@ -37,9 +37,9 @@ int64_t fastraw_now_ns(void);
  * CLOCK_MONOTONIC_RAW is answered as fastraw_now_ns answers it; the clocks FASTRAW_CLOCKS names,
  * where the library serves them (FASTRAW_DEBUG and fastraw-info say so), come from the kernel's
  * data pages exactly as the kernel's vDSO computes them; every other clock, and every call the
- * pages cannot answer exactly, is the kernel's vDSO's answer (or the system call's), never another
- * clock_gettime interposer's. The
- * id is an int, as clockid_t is on Linux, so that this header needs no POSIX feature macro.
+ * pages cannot answer exactly, is the kernel's vDSO's answer (or the system call's), never
+ * another clock_gettime interposer's. The id is an int, as clockid_t is on Linux, so that this
+ * header needs no POSIX feature macro.
  */
 int fastraw_clock_gettime(int clk, struct timespec *ts);
 

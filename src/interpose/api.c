@@ -80,7 +80,7 @@ FR_EXPORT int64_t fastraw_now_ns(void)
 _Static_assert(sizeof(clockid_t) == sizeof(int) && (clockid_t)-1 < 0, "clockid_t is an int");
 
 /*
- * fastraw_clock_gettime for every call but a RAW one with a timespec (RAW with a NULL one included). Before relocation, the
+ * fastraw_clock_gettime for every call but a RAW one with a timespec. Before relocation, the
  * next clock_gettime in the chain (as every export then); a NULL timespec gets the kernel's own
  * answer (EFAULT, or EINVAL for a bad id); a later copy asks the first copy; a served clock is
  * read from the page; everything else, and what the page cannot answer exactly, is the vDSO's

@@ -19,11 +19,11 @@
  * it would see without us: the kernel's own contract (EFAULT for a bad pointer, the system call
  * itself for programs that test it). The functions here are what it calls and reads.
  *
- * RAW (and every clock FASTRAW_CLOCKS serves) is served in-process only with FASTRAW_SYSCALL=1 and when the 16 bytes at p lie above
- * the caller's frame inside a stack page this thread has just written (on x86-64 the call
- * instruction's push of the return address is that write: p above it, in its page): that page
- * is mapped and writable for this thread now, so the store cannot fault where the kernel would
- * answer EFAULT. Any other pointer (the heap, static data, another stack page,
+ * RAW (and every clock FASTRAW_CLOCKS serves) is served in-process only with FASTRAW_SYSCALL=1
+ * and when the 16 bytes at p lie above the caller's frame inside a stack page this thread has
+ * just written (on x86-64 the call instruction's push of the return address is that write: p
+ * above it, in its page): that page is mapped and writable for this thread now, so the store
+ * cannot fault where the kernel would answer EFAULT. Any other pointer (the heap, static data, another stack page,
  * and every bad one: unmapped, read-only, PROT_NONE, NULL, kernel) goes to the kernel. Telling
  * a writable page without a fault needs a system call, which costs what the kernel's own
  * clock_gettime does; a cache of pages once found writable would fault after munmap or

@@ -263,6 +263,7 @@ static void report(const struct plan *p, const struct fr_status *st)
 		report_clocks(st);
 }
 
+/* Read by syscall()'s stub (arch/stubs.h); written once, by the initialiser, below. */
 unsigned fr_syscall_clocks;
 
 static int syscall_mode_of(const struct fr_env *env)
