@@ -20,6 +20,8 @@ static int64_t pre_now, pre_conv, pre_k0, pre_k1;
 static int pre_info;
 /* fastraw_clock_gettime there: MONOTONIC between two kernel reads, and a NULL timespec's errno. */
 static int pre_clock_in, pre_clock_null_errno;
+/* Whether the preinit array ran at all: musl runs none. */
+static int pre_ran;
 
 static void preinit(int argc, char **argv, char **envp)
 {
@@ -31,6 +33,7 @@ static void preinit(int argc, char **argv, char **envp)
 	/* libc has not set environ yet here: the library cannot see FASTRAW_* this early. */
 	if (argc > 2 && strcmp(argv[2], "nopre") == 0)
 		return;
+	pre_ran = 1;
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
 	pre_now = fastraw_now_ns();
 	t = fastraw_ticks();
@@ -273,7 +276,8 @@ int main(int argc, char **argv)
 	if (argc <= 2) {
 		printf("pre_info=%d\npre_now_in=%d\n", pre_info, pre_now >= pre_k0 && pre_now <= pre_k1);
 		printf("pre_conv_in=%d\n", pre_conv >= pre_k0 && pre_conv <= pre_k1);
-		printf("pre_clock_in=%d\npre_clock_null_errno=%d\n", pre_clock_in, pre_clock_null_errno);
+		printf("pre_ran=%d\npre_clock_in=%d\npre_clock_null_errno=%d\n", pre_ran, pre_clock_in,
+		       pre_clock_null_errno);
 	}
 	printf("served=%s\n", e2e_served_by("fastraw_now_ns"));
 	return 0;
