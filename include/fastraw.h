@@ -12,10 +12,12 @@ extern "C" {
 
 /*
  * Every function here may be called from any thread, from a signal handler and before the
- * library's constructor has run (the first call initialises it); none allocates, takes a lock
- * or changes errno. Link with -lfastraw; under LD_PRELOAD, find them with
- * dlsym(RTLD_DEFAULT, "fastraw_now_ns").
+ * library's constructor has run (the first call initialises it); none allocates or takes a
+ * lock, and none changes errno but fastraw_clock_gettime on failure, as clock_gettime does.
+ * Link with -lfastraw; under LD_PRELOAD, find them with dlsym(RTLD_DEFAULT, "fastraw_now_ns").
  */
+
+struct timespec;
 
 /*
  * CLOCK_MONOTONIC_RAW in nanoseconds: exactly tv_sec * 1000000000 + tv_nsec of what
@@ -28,6 +30,18 @@ extern "C" {
  * does not); a -1 is otherwise a reading, exactly 1 ns before zero.
  */
 int64_t fastraw_now_ns(void);
+
+/*
+ * clock_gettime(clk, ts) with libc's contract: 0, or -1 with errno set to the kernel's answer
+ * (EINVAL for an id the kernel does not know, EFAULT for a NULL ts), errno untouched on success.
+ * CLOCK_MONOTONIC_RAW is answered as fastraw_now_ns answers it; the clocks FASTRAW_CLOCKS names,
+ * where the library serves them (FASTRAW_DEBUG and fastraw-info say so), come from the kernel's
+ * data pages exactly as the kernel's vDSO computes them; every other clock, and every call the
+ * pages cannot answer exactly, is the kernel's vDSO's answer (or the system call's), never
+ * another clock_gettime interposer's. The id is an int, as clockid_t is on Linux, so that this
+ * header needs no POSIX feature macro.
+ */
+int fastraw_clock_gettime(int clk, struct timespec *ts);
 
 /*
  * The counter as the library reads it for CLOCK_MONOTONIC_RAW: the ordered, fenced or unordered

@@ -46,11 +46,20 @@ struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *vers
  * would answer EFAULT (interpose/interpose_syscall.c says why). Each architecture's stub
  * checks it against its own write: on x86-64 the call instruction's push of the return
  * address, with the timespec above it in its page. While the mode is FR_RAW_MODE_UNKNOWN it asks
- * fr_syscall_mode_read (0: not yet readable). Every other call jumps to
+ * fr_syscall_mode_read (0: not yet readable). A clock of fr_syscall_clocks takes the same
+ * check and goes to fr_syscall_served. Every other call jumps to
  * fr_syscall_next_cache, filled by fr_syscall_next, else to fr_syscall_none.
  */
 extern int fr_syscall_raw_mode;
 extern void *fr_syscall_next_cache;
+
+/*
+ * The other clocks the stub serves the same way, by fr_syscall_served: bits of clock ids, 0
+ * (none) until initialisation, when FASTRAW_SYSCALL=1, sets the clocks FASTRAW_CLOCKS serves
+ * (startup/runtime.c). A plain 0 before relocation too: the stub may read it any time.
+ */
+extern unsigned fr_syscall_clocks;
+long fr_syscall_served(long nr, long clk, struct timespec *p);
 void *fr_syscall_next(void);
 int fr_syscall_mode_read(void);
 long fr_syscall_raw(long nr, long clk, struct timespec *p);

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The public API of include/fastraw.h: RAW as one integer, counter ticks and their late conversion, the state. */
+/* The public API of include/fastraw.h: RAW as one integer, any served clock, counter ticks and their late conversion, the state. */
 #include "fastraw.h"
 
 #include <stddef.h>
+#include <time.h>
 
 #include "base/access.h"
 #include "base/once.h"
 #include "startup/runtime.h"
+#include "startup/served.h"
 #include "calib/calib_source.h"
 #include "exact/convert.h"
 #include "exact/fastpath.h"
@@ -33,13 +35,13 @@ static fr_now_fn now_fn;
  * for it. The first copy's definition of the export at index i, found once; NULL when this is
  * not a later copy (s NULL: another thread is publishing) or the first copy lacks it.
  */
-enum { FIRST_NOW, FIRST_TICKS, FIRST_TO_NS, FIRST_INFO, FIRST_N };
+enum { FIRST_NOW, FIRST_TICKS, FIRST_TO_NS, FIRST_INFO, FIRST_CLOCK, FIRST_N };
 static void *first_cache[FIRST_N];
 
 static void *first_copy(const struct fr_state *s, int i)
 {
 	static const char *const names[FIRST_N] = { "fastraw_now_ns", "fastraw_ticks", "fastraw_ticks_to_ns",
-						     "fastraw_info" };
+						     "fastraw_info", "fastraw_clock_gettime" };
 
 	return s && s->later_copy ? fr_copy_first_cached(&first_cache[i], names[i]) : NULL;
 }
@@ -72,6 +74,42 @@ FR_EXPORT int64_t fastraw_now_ns(void)
 	fr_now_fn f = __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE);
 
 	return FR_LIKELY(f != NULL) ? f() : now_init();
+}
+
+/* The header declares the id as an int, which needs no POSIX feature macro: clockid_t is one on Linux. */
+_Static_assert(sizeof(clockid_t) == sizeof(int) && (clockid_t)-1 < 0, "clockid_t is an int");
+
+/*
+ * fastraw_clock_gettime for every call but a RAW one with a timespec. Before relocation, the
+ * next clock_gettime in the chain (as every export then); a NULL timespec gets the kernel's own
+ * answer (EFAULT, or EINVAL for a bad id); a later copy asks the first copy; a served clock is
+ * read from the page; everything else, and what the page cannot answer exactly, is the vDSO's
+ * (or the system call's) answer, as fastraw_now_ns passes on.
+ */
+static __attribute__((noinline)) int clock_other(int clk, struct timespec *ts)
+{
+	const struct fr_state *s;
+	int (*first)(int, struct timespec *);
+
+	if (!fr_relocated())
+		return fr_early_clock_gettime(clk, ts);
+	if (!ts)
+		return fr_finish(fr_kcall(fr_real_sys(), clk, NULL));
+	/* Initialises if no one has, as the other calls do: FASTRAW_CLOCKS's readers are published then. */
+	s = fr_state_get();
+	if ((first = (int (*)(int, struct timespec *))first_copy(s, FIRST_CLOCK)))
+		return first(clk, ts);
+	if (fr_served_read(clk, ts) == FR_OK)
+		return 0;
+	return fr_finish((struct fr_kret){ fr_passthrough_vdso(clk, ts) });
+}
+
+FR_EXPORT int fastraw_clock_gettime(int clk, struct timespec *ts)
+{
+	/* RAW's own entry, as the exported clock_gettime takes it (it initialises on first use). */
+	if (FR_LIKELY(clk == CLOCK_MONOTONIC_RAW && ts != NULL))
+		return fr_raw_call(ts);
+	return clock_other(clk, ts);
 }
 
 /* fastraw_ticks's copy of the published counter mode; -1 before. Racing writers store the same value. */

@@ -65,7 +65,7 @@ static void *replace(void *p)
 	 * can run instrumented code, and the program may have unmapped the image since.
 	 */
 	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
-		return (void *)fr_vdso_clock_gettime;
+		return (void *)fr_vdso_entry().call;
 	if (fr_is_libc_clock_gettime(p))
 		return (void *)fr_clock_gettime;
 	return p;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The exported syscall(): every call on to the next syscall() in the chain, RAW clock_gettime on the fast path only when asked for. */
+/* The exported syscall(): every call on to the next syscall() in the chain, RAW and the served clocks' clock_gettime on the fast path only when asked for. */
 #include <errno.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -7,6 +7,7 @@
 #include "arch/stubs.h"
 #include "interpose/prime.h"
 #include "startup/runtime.h"
+#include "startup/served.h"
 #include "elf/early.h"
 #include "arch/arch.h"
 #include "elf/nextsym.h"
@@ -18,11 +19,11 @@
  * it would see without us: the kernel's own contract (EFAULT for a bad pointer, the system call
  * itself for programs that test it). The functions here are what it calls and reads.
  *
- * RAW is served in-process only with FASTRAW_SYSCALL=1 and when the 16 bytes at p lie above
- * the caller's frame inside a stack page this thread has just written (on x86-64 the call
- * instruction's push of the return address is that write: p above it, in its page): that page
- * is mapped and writable for this thread now, so the store cannot fault where the kernel would
- * answer EFAULT. Any other pointer (the heap, static data, another stack page,
+ * RAW (and every clock FASTRAW_CLOCKS serves) is served in-process only with FASTRAW_SYSCALL=1
+ * and when the 16 bytes at p lie above the caller's frame inside a stack page this thread has
+ * just written (on x86-64 the call instruction's push of the return address is that write: p
+ * above it, in its page): that page is mapped and writable for this thread now, so the store
+ * cannot fault where the kernel would answer EFAULT. Any other pointer (the heap, static data, another stack page,
  * and every bad one: unmapped, read-only, PROT_NONE, NULL, kernel) goes to the kernel. Telling
  * a writable page without a fault needs a system call, which costs what the kernel's own
  * clock_gettime does; a cache of pages once found writable would fault after munmap or
@@ -60,6 +61,19 @@ __attribute__((used)) long fr_syscall_raw(long nr, long clk, struct timespec *p)
 	(void)nr;
 	(void)clk;
 	return fr_raw_call(p);
+}
+
+/*
+ * Another clock FASTRAW_CLOCKS serves, p already known writable: from the page as
+ * clock_gettime's dispatcher serves it, or, when the page cannot answer exactly, the vDSO's
+ * answer, as RAW's entry passes on. In libc's convention, as syscall().
+ */
+__attribute__((used)) long fr_syscall_served(long nr, long clk, struct timespec *p)
+{
+	(void)nr;
+	if (fr_served_read((clockid_t)clk, p) == FR_OK)
+		return 0;
+	return fr_passthrough((clockid_t)clk, p);
 }
 
 /*

@@ -74,7 +74,7 @@ static int build(void)
 		if (!inside(name, 1, size))
 			return -1;
 		if (is_clock(name))
-			target = (uintptr_t)fr_vdso_clock_gettime;
+			target = (uintptr_t)fr_vdso_entry().call;
 		else
 			target = real.bias + real.symtab[i].st_value;
 		/* A parser computes load offset + st_value; unsigned wraparound is intended. */

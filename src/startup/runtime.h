@@ -39,11 +39,19 @@ static inline int fr_raw_call(struct timespec *ts)
 }
 
 /*
- * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): what lookups that land
- * in the vDSO get instead of __vdso_clock_gettime. RAW takes the fast path, the rest
- * fr_passthrough_vdso.
+ * clock_gettime with the vDSO's convention (0 or -errno, errno untouched): RAW takes the fast
+ * path, the rest fr_passthrough_vdso.
  */
 int fr_vdso_clock_gettime(clockid_t clk, struct timespec *ts);
+
+/*
+ * What lookups that land in the vDSO get instead of __vdso_clock_gettime (the dlsym interposer,
+ * the shadow image): fr_vdso_clock_gettime, or, once FASTRAW_CLOCKS's clocks are served (start-up
+ * publishes them in the constructor), an entry that serves them too (fr_served_vdso). Chosen at
+ * the lookup, so that by default the entry is the one it always was; a lookup made before the
+ * constructor gets RAW alone.
+ */
+fr_real_fn fr_vdso_entry(void);
 
 /* The exported clock_gettime's body (interpose.c), in libc's convention. */
 int fr_clock_gettime(clockid_t clk, struct timespec *ts);

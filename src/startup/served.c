@@ -2,12 +2,21 @@
 /* The served-clocks dispatcher: the named clocks from the kernel's page, every other call passed on. */
 #include "startup/served.h"
 
+#include <errno.h>
+
 #include "exact/clocks.h"
 #include "passthru/passthru.h"
 #include "report/stats.h"
 
 /* The counting dispatcher's reader; the rest of its state is fr_served (exact/clocks.h). */
 static fr_clock_read_fn hres_read;
+
+/*
+ * The clocks served, for fr_served_read: 0 until fr_served_start's release store, after
+ * everything the readers read is written. Whether FASTRAW_STATS counts them, written before it.
+ */
+static unsigned served_mask;
+static int served_counts;
 
 const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 {
@@ -57,6 +66,38 @@ unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode,
 	fr_served.coarse_read = c;
 	/* With FASTRAW_STATS fr_pass holds the counting wrapper already: the rest is counted there. */
 	fr_served.next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
+	served_counts = counting;
+	__atomic_store_n(&served_mask, fr_served.hres | fr_served.coarse, __ATOMIC_RELEASE);
 	__atomic_store_n(&fr_pass, counting ? served_counting : d, __ATOMIC_RELEASE);
 	return fr_served.hres | fr_served.coarse;
+}
+
+int fr_served_read(clockid_t clk, struct timespec *ts)
+{
+	unsigned m = __atomic_load_n(&served_mask, __ATOMIC_ACQUIRE);
+	int r;
+
+	if (FR_LIKELY(!fr_clock_in(m, clk)))
+		return FR_PASS;
+	r = fr_clock_in(fr_served.hres, clk) ? hres_read(clk, ts) : fr_served.coarse_read(clk, ts);
+	if (r == FR_OK && served_counts)
+		fr_stats_served_on(clk);
+	return r;
+}
+
+int fr_served_any(void)
+{
+	return __atomic_load_n(&served_mask, __ATOMIC_ACQUIRE) != 0;
+}
+
+int fr_served_vdso(clockid_t clk, struct timespec *ts)
+{
+	if (FR_UNLIKELY(fr_clock_in(__atomic_load_n(&served_mask, __ATOMIC_RELAXED), clk))) {
+		/* The vDSO would write through NULL; a served clock answers as the kernel does. */
+		if (!ts)
+			return -EFAULT;
+		if (fr_served_read(clk, ts) == FR_OK)
+			return 0;
+	}
+	return fr_passthrough_vdso(clk, ts);
 }

@@ -29,6 +29,25 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted);
  */
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting);
 
+/*
+ * A served clock's reading for the entries outside libc's convention (the API, the vDSO-
+ * convention entry), which pass on to the vDSO rather than along the chain: FR_OK with *ts
+ * (counted with FASTRAW_STATS), or FR_PASS when clk is not served (nothing published yet, or
+ * FASTRAW_CLOCKS did not name it) or cannot be answered exactly. ts must not be NULL.
+ */
+int fr_served_read(clockid_t clk, struct timespec *ts);
+
+/*
+ * Every clock but RAW in the vDSO's convention (0 or -errno, errno untouched), for
+ * fr_vdso_clock_gettime: a served clock from the page (NULL: -EFAULT, as the kernel answers),
+ * everything else, and what cannot be answered exactly, to fr_passthrough_vdso. One load and a
+ * branch more than fr_passthrough_vdso: handed out only when fr_served_any (fr_vdso_entry).
+ */
+int fr_served_vdso(clockid_t clk, struct timespec *ts);
+
+/* Whether any clock but RAW is served (FASTRAW_CLOCKS, published). */
+int fr_served_any(void);
+
 #pragma GCC visibility pop
 
 #endif

@@ -31,6 +31,8 @@ struct early_rec {
 	int64_t now_ns;
 	uint64_t ticks;
 	int info_rc;
+	int clock_rc, clock_null_rc; /* fastraw_clock_gettime(CLOCK_MONOTONIC), with a timespec and with NULL */
+	int64_t clock_ns;
 };
 
 static inline int64_t early_ns(const struct timespec *ts)
@@ -49,6 +51,7 @@ static inline void early_record(struct early_rec *r)
 	int64_t (*now)(void);
 	uint64_t (*ticks)(void);
 	int (*info)(void *);
+	int (*clk)(int, struct timespec *);
 	struct { size_t size; char rest[256]; } ibuf;
 
 	r->hwcap = getauxval(AT_HWCAP);
@@ -70,12 +73,16 @@ static inline void early_record(struct early_rec *r)
 	now = (int64_t(*)(void))dlsym(RTLD_DEFAULT, "fastraw_now_ns");
 	ticks = (uint64_t(*)(void))dlsym(RTLD_DEFAULT, "fastraw_ticks");
 	info = (int (*)(void *))dlsym(RTLD_DEFAULT, "fastraw_info");
-	r->api = now && ticks && info;
+	clk = (int (*)(int, struct timespec *))dlsym(RTLD_DEFAULT, "fastraw_clock_gettime");
+	r->api = now && ticks && info && clk;
 	if (r->api) {
 		r->now_ns = now();
 		r->ticks = ticks();
 		ibuf.size = sizeof(ibuf);
 		r->info_rc = info(&ibuf);
+		r->clock_rc = clk(CLOCK_MONOTONIC, &ts);
+		r->clock_ns = early_ns(&ts);
+		r->clock_null_rc = clk(CLOCK_MONOTONIC, NULL);
 	}
 	r->done = 1;
 	errno = saved;
@@ -93,6 +100,8 @@ static inline void early_print(const char *p, const struct early_rec *r)
 	printf("%ssc_pid_ok=%d\n%ssc_raw_rc=%ld\n%ssc_raw_ns=%lld\n", p, r->sc_pid == getpid(), p, r->sc_raw_rc, p,
 	       (long long)r->sc_raw_ns);
 	printf("%sapi=%d\n%snow_ns=%lld\n%sticks_nonzero=%d\n", p, r->api, p, (long long)r->now_ns, p, r->ticks != 0);
+	printf("%sclock_rc=%d\n%sclock_ns=%lld\n%sclock_null_rc=%d\n", p, r->clock_rc, p, (long long)r->clock_ns, p,
+	       r->clock_null_rc);
 }
 
 #endif

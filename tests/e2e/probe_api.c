@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe linked against libfastraw (no preload needed): the public API against the kernel's raw syscall. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fastraw.h"
@@ -15,6 +18,10 @@
 /* What the API answered before any constructor ran (from the executable's preinit array). */
 static int64_t pre_now, pre_conv, pre_k0, pre_k1;
 static int pre_info;
+/* fastraw_clock_gettime there: MONOTONIC between two kernel reads, and a NULL timespec's errno. */
+static int pre_clock_in, pre_clock_null_errno;
+/* Whether the preinit array ran at all: musl runs none. */
+static int pre_ran;
 
 static void preinit(int argc, char **argv, char **envp)
 {
@@ -26,6 +33,7 @@ static void preinit(int argc, char **argv, char **envp)
 	/* libc has not set environ yet here: the library cannot see FASTRAW_* this early. */
 	if (argc > 2 && strcmp(argv[2], "nopre") == 0)
 		return;
+	pre_ran = 1;
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
 	pre_now = fastraw_now_ns();
 	t = fastraw_ticks();
@@ -34,6 +42,19 @@ static void preinit(int argc, char **argv, char **envp)
 	pre_info = fastraw_info(&in);
 	pre_k0 = ts_ns(&a);
 	pre_k1 = ts_ns(&b);
+	{
+		struct timespec m = { -1, -1 };
+		int saved = errno, ret;
+
+		k_clock_gettime(CLOCK_MONOTONIC, &a);
+		errno = 4321;
+		ret = fastraw_clock_gettime(CLOCK_MONOTONIC, &m);
+		k_clock_gettime(CLOCK_MONOTONIC, &b);
+		pre_clock_in = ret == 0 && errno == 4321 && ts_ns(&a) <= ts_ns(&m) && ts_ns(&m) <= ts_ns(&b);
+		errno = 0;
+		pre_clock_null_errno = fastraw_clock_gettime(CLOCK_MONOTONIC, NULL) == -1 ? errno : 0;
+		errno = saved;
+	}
 }
 __attribute__((section(".preinit_array"), used)) static void (*const preinit_fn)(int, char **, char **) = preinit;
 
@@ -85,6 +106,59 @@ static void on_signal(int sig)
 	e2e_bracket(&t, now_fn, CLOCK_MONOTONIC_RAW);
 	sig_ok = t.violations == 0 && b >= a && fastraw_info(&in) == 0 &&
 		 (fastraw_ticks_to_ns(a) > 0 || !in.active);
+}
+
+/* fastraw_clock_gettime in the bracket's type, errno checked untouched on success. */
+static int clock_api(clockid_t clk, struct timespec *ts)
+{
+	int ret;
+
+	errno = 4321;
+	ret = fastraw_clock_gettime(clk, ts);
+	return ret == 0 && errno != 4321 ? -2 : ret;
+}
+
+/*
+ * Every clock id 0..15 and bad ones through fastraw_clock_gettime, against the kernel's own
+ * answer to the same call (the syscall instruction): the same 0 or -1 and errno, NULL answered
+ * as the kernel answers it, errno untouched on success, and every answer inside a bracket of
+ * two kernel reads of that clock. Prints clock_ids=, clock_rc_wrong=, clock_null_wrong=,
+ * clock_samples=, clock_violations= and a line for each wrong id.
+ */
+static void clock_every_id(long n)
+{
+	static const int bad[] = { 16, 12345, -1, INT_MAX, INT_MIN };
+	struct e2e_tally all = { 0 };
+	int ids = 0, rc_wrong = 0, null_wrong = 0;
+
+	for (int i = 0; i < 16 + (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		int clk = i < 16 ? i : bad[i - 16], ret, err, kerr, knull;
+		struct timespec ts;
+		long kret = syscall(SYS_clock_gettime, (long)clk, &ts);
+
+		kerr = kret ? errno : 0;
+		knull = syscall(SYS_clock_gettime, (long)clk, NULL) == -1 ? errno : 0;
+		errno = 4321;
+		ret = fastraw_clock_gettime(clk, &ts);
+		err = errno;
+		if (ret != (kret ? -1 : 0) || err != (kret ? kerr : 4321)) {
+			printf("clock_wrong=id %d: returned %d errno %d, the kernel %ld errno %d\n", clk, ret, err, kret, kerr);
+			rc_wrong++;
+		}
+		errno = 4321;
+		ret = fastraw_clock_gettime(clk, NULL);
+		if (ret != -1 || errno != knull) {
+			printf("clock_null_wrong=id %d: returned %d errno %d, the kernel errno %d\n", clk, ret, errno, knull);
+			null_wrong++;
+		}
+		ids++;
+		if (kret)
+			continue;
+		for (long k = 0; k < n; k++)
+			e2e_bracket(&all, clock_api, clk);
+	}
+	printf("clock_ids=%d\nclock_rc_wrong=%d\nclock_null_wrong=%d\n", ids, rc_wrong, null_wrong);
+	e2e_tally_print("clock_", &all);
 }
 
 /* Where a field ends: the library fills exactly the fields that fit whole in size (fastraw.h). */
@@ -169,6 +243,7 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++)
 		e2e_bracket(&now, now_fn, CLOCK_MONOTONIC_RAW);
 	e2e_tally_print("now_", &now);
+	clock_every_id(n / 20);
 	for (int i = 0; i < 2; i++)
 		pthread_create(&tid[i], NULL, thread_main, &th[i]);
 	for (int i = 0; i < 2; i++) {
@@ -201,6 +276,8 @@ int main(int argc, char **argv)
 	if (argc <= 2) {
 		printf("pre_info=%d\npre_now_in=%d\n", pre_info, pre_now >= pre_k0 && pre_now <= pre_k1);
 		printf("pre_conv_in=%d\n", pre_conv >= pre_k0 && pre_conv <= pre_k1);
+		printf("pre_ran=%d\npre_clock_in=%d\npre_clock_null_errno=%d\n", pre_ran, pre_clock_in,
+		       pre_clock_null_errno);
 	}
 	printf("served=%s\n", e2e_served_by("fastraw_now_ns"));
 	return 0;

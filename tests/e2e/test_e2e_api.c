@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* End-to-end: syscall(SYS_clock_gettime) on the fast path, clock_getres(RAW), and the public API (include/fastraw.h). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,9 +105,21 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 	ck_assert_int_eq(e2e_int_value(r->out, "threads_violations"), 0);
 	ck_assert_int_eq(e2e_int_value(r->out, "ticks_order"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "signal_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r->out, "clock_ids"), 21);
+	ck_assert_msg(e2e_int_value(r->out, "clock_rc_wrong") == 0 && e2e_int_value(r->out, "clock_null_wrong") == 0,
+		      "fastraw_clock_gettime's answers, stdout:\n%.*s", E2E_SHOWN, r->out);
+	/* Every kernel since 3.10 answers nine ids: 0..7 and TAI; the alarm clocks need an RTC. */
+	ck_assert_int_ge(e2e_int_value(r->out, "clock_samples"), 9 * (SAMPLES_N / 20));
+	ck_assert_msg(e2e_int_value(r->out, "clock_violations") == 0, "fastraw_clock_gettime outside the bracket:\n%.*s",
+		      E2E_SHOWN, r->out);
 	if (!env) {
 		ck_assert_int_eq(e2e_int_value(r->out, "pre_info"), 0);
 		ck_assert_int_eq(e2e_int_value(r->out, "pre_now_in"), 1);
+	}
+	/* musl runs no executable's preinit array: nothing was called there. */
+	if (!env && e2e_int_value(r->out, "pre_ran")) {
+		ck_assert_int_eq(e2e_int_value(r->out, "pre_clock_in"), 1);
+		ck_assert_int_eq(e2e_int_value(r->out, "pre_clock_null_errno"), EFAULT);
 	}
 }
 
@@ -158,6 +171,26 @@ START_TEST(api_disabled)
 }
 END_TEST
 
+/*
+ * FASTRAW_CLOCKS=all: fastraw_clock_gettime answers as without it (every id, NULL, the
+ * bracket), and where RAW is exact it serves MONOTONIC from the page (FASTRAW_STATS counts it).
+ */
+START_TEST(api_served_clocks)
+{
+	struct e2e_result r;
+	const char *p;
+
+	run_api(&r, E2E_ENV("FASTRAW_CLOCKS=all", "FASTRAW_STATS=1"), 0);
+	p = strstr(r.err, " MONOTONIC fast=");
+	if (e2e_int_value(r.out, "active") == 1)
+		ck_assert_msg(p && strtoll(p + strlen(" MONOTONIC fast="), NULL, 10) >= SAMPLES_N / 20,
+			      "MONOTONIC not served through the API:\n%.*s", E2E_SHOWN, r.err);
+	else
+		ck_assert_msg(!p, "MONOTONIC served although RAW is not exact here:\n%.*s", E2E_SHOWN, r.err);
+	e2e_result_free(&r);
+}
+END_TEST
+
 /* Each counter read the CPU has gives the same answers. */
 START_TEST(api_counters)
 {
@@ -186,6 +219,7 @@ static Suite *api_suite(void)
 	tcase_add_test(tc, api_active);
 	tcase_add_test(tc, api_time_namespace);
 	tcase_add_test(tc, api_disabled);
+	tcase_add_test(tc, api_served_clocks);
 	tcase_add_loop_test(tc, api_counters, 0, 3);
 	return s;
 }

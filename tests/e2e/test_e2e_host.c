@@ -76,6 +76,11 @@ static void assert_record(const char *out, const char *prefix, int api)
 		ck_assert_int_gt(field(out, prefix, "now_ns"), 0);
 		ck_assert_int_le(field(out, prefix, "now_ns"), kernel);
 		ck_assert_int_eq(field(out, prefix, "ticks_nonzero"), 1);
+		/* MONOTONIC through the API after clock_gettime's: no earlier; NULL: -1, as the kernel answers. */
+		ck_assert_int_eq(field(out, prefix, "clock_rc"), 0);
+		ck_assert_int_ge(field(out, prefix, "clock_ns"), field(out, prefix, "mono_ns"));
+		ck_assert_int_le(field(out, prefix, "clock_ns"), field(out, "main_", "clock_ns"));
+		ck_assert_int_eq(field(out, prefix, "clock_null_rc"), -1);
 	}
 }
 
@@ -90,6 +95,7 @@ START_TEST(ifunc_resolvers_call_every_export)
 		{ "FASTRAW_SHADOW_VDSO=0", NULL, NULL },
 		{ "FASTRAW_SYSCALL=1", "FASTRAW_DEBUG=1", "FASTRAW_STATS=1" },
 		{ "FASTRAW_SHADOW_VDSO=0", "LD_BIND_NOW=1", NULL },
+		{ "FASTRAW_CLOCKS=all", "FASTRAW_STATS=1", NULL },
 	};
 	struct e2e_result alone, r;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: FASTRAW_CLOCKS serves every named clock inside the kernel's bracket, and the default serves RAW alone. */
+/* End-to-end: FASTRAW_CLOCKS serves every named clock inside the kernel's bracket, by every path, and the default serves RAW alone. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +184,50 @@ START_TEST(all_served_in_time_namespace)
 }
 END_TEST
 
+/*
+ * The other ways to the served clocks: the vDSO's clock_gettime as a lookup on the vDSO's handle
+ * gives it (the library's vDSO-convention entry), and fastraw_clock_gettime. With
+ * FASTRAW_CLOCKS=all each serves every clock where RAW is exact, inside the bracket and with
+ * errno untouched; by default none but RAW, and the answers are the vDSO's.
+ */
+static const char *const paths[] = { "vdso", "api" };
+
+static void path_case(const char *path, int all)
+{
+	const struct e2e_opts opts = { .env = all ? E2E_ENV("FASTRAW_CLOCKS=all", "FASTRAW_STATS=1", "FASTRAW_DEBUG=1") :
+						    E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DEBUG=1") };
+	struct e2e_result r;
+	int active;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_SERVED"), SAMPLES_ARG, path));
+	e2e_assert_ok(&r);
+	assert_brackets(&r);
+	active = raw_active(r.err);
+	for (size_t i = 0; i < N_OTHERS; i++) {
+		long long fast, pass;
+
+		stats_of(r.err, others[i], &fast, &pass);
+		if (all && active)
+			ck_assert_msg(fast > SAMPLES / 2, "%s through %s: fast=%lld passthrough=%lld:\n%.*s", others[i], path,
+				      fast, pass, E2E_SHOWN, r.err);
+		else
+			ck_assert_msg(fast == 0, "%s through %s: fast=%lld although not served here", others[i], path, fast);
+	}
+	e2e_result_free(&r);
+}
+
+START_TEST(all_served_by_every_path)
+{
+	path_case(paths[_i], 1);
+}
+END_TEST
+
+START_TEST(default_other_paths_pass)
+{
+	path_case(paths[_i], 0);
+}
+END_TEST
+
 static Suite *served_suite(void)
 {
 	Suite *s = suite_create("e2e_served");
@@ -193,6 +237,8 @@ static Suite *served_suite(void)
 	tcase_add_test(tc, default_serves_raw_only);
 	tcase_add_test(tc, unknown_word_is_default);
 	tcase_add_test(tc, list_serves_its_clocks);
+	tcase_add_loop_test(tc, all_served_by_every_path, 0, 2);
+	tcase_add_loop_test(tc, default_other_paths_pass, 0, 2);
 	/* Its own case, tagged: a kernel without time namespaces (before 5.6) leaves it out (CK_EXCLUDE_TAGS). */
 	tc = e2e_tcase(s, "timens");
 	tcase_set_tags(tc, "timens");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: syscall(SYS_clock_gettime) keeps the kernel's contract: EFAULT for bad pointers, the system call itself for every id, every register for a later interposer. */
+/* End-to-end: syscall(SYS_clock_gettime) keeps the kernel's contract: EFAULT for bad pointers, the system call itself for every id, every register for a later interposer, served clocks only when asked. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +75,60 @@ START_TEST(optin_disabled_is_the_kernel)
 
 	run_efault(&r, E2E_ENV("FASTRAW_SYSCALL=1", "FASTRAW_DISABLE=1"));
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_reached_kernel"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * FASTRAW_SYSCALL=1 with FASTRAW_CLOCKS=all: the served clocks take RAW's terms, so every id
+ * times every pointer still gets the system call instruction's answer (EFAULT for the bad ones),
+ * never a signal. (Which of them reach the kernel depends on where main's timespec lies.)
+ */
+START_TEST(optin_clocks_keep_efault)
+{
+	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SYSCALL=1", "FASTRAW_CLOCKS=all") };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_EFAULT")));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "matrix_cases"), MATRIX_CASES);
+	ck_assert_msg(e2e_int_value(r.out, "matrix_bad") == 0, "%.*s", E2E_SHOWN, r.out);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/* The n after " MONOTONIC fast=" in the FASTRAW_STATS line; 0 when the clock was not served. */
+static long long stats_mono_fast(const char *err)
+{
+	const char *p = strstr(err, " MONOTONIC fast=");
+
+	return p ? strtoll(p + strlen(" MONOTONIC fast="), NULL, 10) : 0;
+}
+
+/*
+ * The sys probe's MONOTONIC, REALTIME and BOOTTIME calls through syscall() (4000 in all, a third
+ * MONOTONIC) with FASTRAW_CLOCKS=all: served like RAW with FASTRAW_SYSCALL=1 where RAW is exact,
+ * the kernel's without it; inside the kernel's bracket either way.
+ */
+START_TEST(clocks_fast_only_when_asked)
+{
+	const char *const *const envs[] = { E2E_ENV("FASTRAW_STATS=1", "FASTRAW_CLOCKS=all", "FASTRAW_DEBUG=1"),
+				      E2E_ENV("FASTRAW_STATS=1", "FASTRAW_CLOCKS=all", "FASTRAW_DEBUG=1",
+					      "FASTRAW_SYSCALL=1") };
+	const struct e2e_opts opts = { .env = envs[_i] };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_SYS"), "1000"));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "other_samples"), 4000);
+	ck_assert_int_eq(e2e_int_value(r.out, "other_violations"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "fails"), 0);
+	/* Where RAW is not exact here, the debug line says only RAW is served. */
+	if (_i == 0 || !e2e_lib_line(r.err, "clocks: served from the kernel's page: "))
+		ck_assert_int_eq(stats_mono_fast(r.err), 0);
+	else
+		ck_assert_msg(stats_mono_fast(r.err) >= 1333, "MONOTONIC through syscall() not served:\n%.*s", E2E_SHOWN,
+			      r.err);
 	e2e_result_free(&r);
 }
 END_TEST
@@ -174,6 +228,8 @@ static Suite *syscall_suite(void)
 	tcase_add_test(tc, optin_keeps_efault);
 	tcase_add_test(tc, optin_disabled_is_the_kernel);
 	tcase_add_loop_test(tc, raw_fast_only_when_asked, 0, 2);
+	tcase_add_test(tc, optin_clocks_keep_efault);
+	tcase_add_loop_test(tc, clocks_fast_only_when_asked, 0, 2);
 	tcase_add_loop_test(tc, later_interposer_sees_every_register, 0, 3);
 	return s;
 }

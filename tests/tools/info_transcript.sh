@@ -281,11 +281,15 @@ json)
 	python3 -m json.tool "$tmp/j.out" >/dev/null && echo "ok: json parses" || fail "json does not parse"
 	run jp env LD_PRELOAD="$lib" FASTRAW_TSC="$ctr_uno" $RUN "$tool" -j -n 1000
 	run jd env FASTRAW_DISABLE=1 FASTRAW_TSC=bogus $RUN "$tool" --json --samples 0
+	run ctext env FASTRAW_CLOCKS=tai,monotonic $RUN "$tool" -n 0
+	run jc env FASTRAW_CLOCKS=tai,monotonic $RUN "$tool" --json -n 0
 	python3 - "$tmp" "$(uname -r)" "$lib" "$has_ordered" "$(field text 'clock mode')" \
 		"$(field text 'raw mult/shift')" "$(field text 'tsc frequency (pvclock)')" \
-		"$feature_key" "$counter_word" "$ctr_uno" "$arch" "$(field text 'counter frequency')" <<'EOF' || fails=$((fails + 1))
+		"$feature_key" "$counter_word" "$ctr_uno" "$arch" "$(field text 'counter frequency')" \
+		"$(field text 'served clocks')" "$(field text 'other clocks')" \
+		"$(field ctext 'served clocks')" "$(field ctext 'other clocks')" <<'EOF' || fails=$((fails + 1))
 import json, sys
-tmp, release, lib, rdtscp, mode, multshift, tscfreq, fkey, word, uno, arch, rate = sys.argv[1:]
+tmp, release, lib, rdtscp, mode, multshift, tscfreq, fkey, word, uno, arch, rate, served, others, cserved, cothers = sys.argv[1:]
 bad = 0
 def check(desc, ok):
     global bad
@@ -295,10 +299,26 @@ keys = ["kernel", "clocksource", "clocksources_available", "vdso_era", "vdso_era
         "pvclock_stable", "cpu_vendor", "cpu_brand", "invariant_" + word, fkey] + \
        ([] if arch == "x86_64" else ["counter_hz", "counter_hz_source"]) + ["counter", "counter_reason",
         "warnings", "fast_path_active", "fast_path_reason", "source", "calibrated_eligible",
-        "calibrated_reason", "calibrated_seed", "raw_mult", "raw_shift", "raw_counter_hz",
+        "calibrated_reason", "calibrated_seed", "served_clocks", "other_clocks", "other_clocks_reason", "raw_mult", "raw_shift", "raw_counter_hz",
         "pvclock_tsc_mul", "pvclock_tsc_shift", "pvclock_tsc_hz", "time_namespace", "clock_gettime_object",
         "preloaded", "agreement"]
-j, jp, jd = (json.load(open(f"{tmp}/{n}.out")) for n in ("j", "jp", "jd"))
+j, jp, jd, jc = (json.load(open(f"{tmp}/{n}.out")) for n in ("j", "jp", "jd", "jc"))
+# The served clocks as the text lines name them: "none", or names with " (calibrated)"; the others
+# "to the vDSO: NAMES (why)", or "to the vDSO (the page computes none of them)".
+def clocks_as_text(k):
+    s = " ".join(k["served_clocks"]) or "none"
+    if k["source"] == "calibrated":
+        s += " (calibrated)"
+    o = "to the vDSO (the page computes none of them)" if not k["other_clocks"] else \
+        "to the vDSO: %s (%s)" % (" ".join(k["other_clocks"]), k["other_clocks_reason"])
+    return s, o
+check("clocks as in text", clocks_as_text(j) == (served, others))
+check("FASTRAW_CLOCKS=tai,monotonic as in text", clocks_as_text(jc) == (cserved, cothers))
+check("every page clock once", sorted(jc["served_clocks"] + jc["other_clocks"]) == sorted(["MONOTONIC_RAW", "REALTIME",
+      "MONOTONIC", "BOOTTIME", "TAI", "REALTIME_COARSE", "MONOTONIC_COARSE"]))
+check("default: reason", j["other_clocks_reason"] == "FASTRAW_CLOCKS=raw, the default")
+if j["fast_path_active"]:
+    check("list served", jc["served_clocks"] == ["MONOTONIC_RAW", "MONOTONIC", "TAI"])
 check("keys", list(j) == keys)
 check("kernel", j["kernel"] == release)
 check("the release names the layout: no note", j["vdso_era_note"] is None)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The launcher's options: help, version, usage errors (exit 2), and arguments left to the program.
 . "$(dirname "$0")/launcher_common.sh"
-USAGE="usage: fastraw [--tsc $ctr_uno|$ctr_ord|$ctr_fen] [--debug] [--stats] [--lib PATH] [--] PROGRAM [ARG...]"
+USAGE="usage: fastraw [--tsc $ctr_uno|$ctr_ord|$ctr_fen] [--debug] [--stats] [--clocks LIST] [--lib PATH] [--] PROGRAM [ARG...]"
 HINT="Run 'fastraw --help' for the options."
 
 run 0 "$L" --help

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # 1. Defined dynamic symbols: the interposed names and nothing else.
 printf '%s\n' __clock_gettime clock_gettime dlsym dlvsym getauxval __getauxval syscall \
-	fastraw_info fastraw_now_ns fastraw_ticks fastraw_ticks_to_ns | LC_ALL=C sort >"$tmp/want"
+	fastraw_clock_gettime fastraw_info fastraw_now_ns fastraw_ticks fastraw_ticks_to_ns | LC_ALL=C sort >"$tmp/want"
 "$NM" -D --defined-only "$lib" >"$tmp/nm" || { echo "$NM failed"; exit 1; }
 awk 'NF { print $NF }' "$tmp/nm" | LC_ALL=C sort >"$tmp/got"
 if ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then

@@ -64,28 +64,36 @@ static const char *clock_list(char *buf, size_t size, unsigned m)
 }
 
 /*
- * Which clocks a preloaded process serves from the kernel's page (FASTRAW_CLOCKS), and where
- * the others of the page go and why.
+ * Which of the page's clocks a preloaded process serves (FASTRAW_CLOCKS), which go to the vDSO,
+ * and why those do (NULL when none does): for the text lines and the JSON keys alike.
  */
+static const char *clock_split(const struct fr_status *st, unsigned *served, unsigned *rest)
+{
+	unsigned raw = 1u << CLOCK_MONOTONIC_RAW;
+
+	*served = st->active || st->calibrated ? raw | st->clocks : 0;
+	*rest = FR_ENV_CLOCKS_ALL & ~*served;
+	if (!*rest)
+		return NULL;
+	if (st->clocks_wanted == raw)
+		return "FASTRAW_CLOCKS=raw, the default";
+	return st->clocks_why ? st->clocks_why : "not named in FASTRAW_CLOCKS";
+}
+
 static void clock_lines(FILE *f, const struct fr_status *st)
 {
-	unsigned raw = 1u << CLOCK_MONOTONIC_RAW, served = st->active || st->calibrated ? raw | st->clocks : 0;
-	unsigned rest = FR_ENV_CLOCKS_ALL & ~served;
+	unsigned served, rest;
+	const char *why = clock_split(st, &served, &rest);
 	char list[160], others[160];
 
 	if (!served)
 		kv(f, "served clocks", "none");
 	else
 		kv(f, "served clocks", "%s%s", clock_list(list, sizeof(list), served), st->calibrated ? " (calibrated)" : "");
-	clock_list(others, sizeof(others), rest);
-	if (!rest)
+	if (!why)
 		kv(f, "other clocks", "to the vDSO (the page computes none of them)");
-	else if (st->clocks_wanted == raw)
-		kv(f, "other clocks", "to the vDSO: %s (FASTRAW_CLOCKS=raw, the default)", others);
-	else if (st->clocks_why)
-		kv(f, "other clocks", "to the vDSO: %s (%s)", others, st->clocks_why);
 	else
-		kv(f, "other clocks", "to the vDSO: %s (not named in FASTRAW_CLOCKS)", others);
+		kv(f, "other clocks", "to the vDSO: %s (%s)", clock_list(others, sizeof(others), rest), why);
 }
 
 void info_print_text(FILE *f, const struct info *in)
@@ -251,6 +259,9 @@ void info_print_json(FILE *f, const struct info *in)
 	const struct info_agree *a = &in->agree;
 	const struct fr_status *st = in->status;
 	struct jout j = { f, 0 };
+	unsigned served, rest;
+	const char *why;
+	char list[160];
 
 	fputc('{', f);
 	jmember(&j, "kernel", s->release[0] ? s->release : NULL);
@@ -285,6 +296,12 @@ void info_print_json(FILE *f, const struct info *in)
 	jraw(&j, "calibrated_eligible", "%s", jbool(!in->cal_ineligible));
 	jmember(&j, "calibrated_reason", in->cal_ineligible);
 	jmember(&j, "calibrated_seed", st->calibrated ? st->cal_note : NULL);
+	why = clock_split(st, &served, &rest);
+	jkey(&j, "served_clocks");
+	jlist(f, clock_list(list, sizeof(list), served));
+	jkey(&j, "other_clocks");
+	jlist(f, clock_list(list, sizeof(list), rest));
+	jmember(&j, "other_clocks_reason", why);
 	if (p->have_mult) {
 		jraw(&j, "raw_mult", "%" PRIu32, p->mult);
 		jraw(&j, "raw_shift", "%" PRIu32, p->shift);

@@ -63,8 +63,8 @@ static int clocks_ok(const char *list)
 #define TSC_FEN FR_ARCH_COUNTER_NAME_FENCED
 
 #define USAGE_LINE                                                                          \
-	"usage: fastraw [--tsc " TSC_UNO "|" TSC_ORD "|" TSC_FEN "] [--debug] [--stats] [--lib PATH] " \
-	"[--] PROGRAM [ARG...]\n"
+	"usage: fastraw [--tsc " TSC_UNO "|" TSC_ORD "|" TSC_FEN "] [--debug] [--stats] [--clocks LIST] " \
+	"[--lib PATH] [--] PROGRAM [ARG...]\n"
 
 static void help(void)
 {

@@ -11,6 +11,24 @@
 	.hidden fr_syscall_mode_read
 	.hidden fr_syscall_raw
 	.hidden fr_syscall_none
+	.hidden fr_syscall_clocks
+	.hidden fr_syscall_served
+
+/*
+ * x2 provably writable: p >= sp and p <= (sp - 16 | 4095) - 15, unsigned, then the stub's own
+ * store below sp (see below); else to next, the label of the jump on to the next syscall().
+ */
+.macro stack_block_or_next next
+	mov x16, sp
+	cmp x2, x16
+	b.lo \next
+	sub x16, x16, #16
+	orr x16, x16, #4095
+	sub x16, x16, #15
+	cmp x2, x16
+	b.hi \next
+	str xzr, [sp, #-16]
+.endm
 
 /*
  * glibc's aarch64 syscall() takes the number in x0 and six arguments in x1-x6, none on the
@@ -31,6 +49,10 @@
  * block-aligned, sp - 16 lies in the block below, whose end is sp: no p passes, and nothing
  * is stored there. 4 KiB blocks hold on 16 and 64 KiB pages too: each lies in one page.
  *
+ * Another clock is served on the same terms, and only when its bit is set in fr_syscall_clocks
+ * (FASTRAW_SYSCALL=1 and FASTRAW_CLOCKS serving it): by default that word is 0, and the call
+ * goes on after six instructions more.
+ *
  * Hazard, shared with libc's: a syscall(SYS_clone) child returns through its caller's frame;
  * no frame of ours is in the way, so this adds none.
  */
@@ -45,22 +67,13 @@ syscall:
 	cmp x0, #SYS_clock_gettime
 	b.ne 1f
 	cmp w1, #FR_STUB_CLOCK_MONOTONIC_RAW
-	b.ne 1f
+	b.ne 5f
 	adrp x16, fr_syscall_raw_mode
 	ldr w16, [x16, #:lo12:fr_syscall_raw_mode]
 	cmp w16, #FR_RAW_MODE_OFF
 	b.eq 1f
 	b.lo 3f
-	/* p >= sp and p <= (sp - 16 | 4095) - 15, unsigned. */
-	mov x16, sp
-	cmp x2, x16
-	b.lo 1f
-	sub x16, x16, #16
-	orr x16, x16, #4095
-	sub x16, x16, #15
-	cmp x2, x16
-	b.hi 1f
-	str xzr, [sp, #-16]
+	stack_block_or_next 1f
 	b fr_syscall_raw
 1:
 	adrp x16, fr_syscall_next_cache
@@ -84,6 +97,16 @@ syscall:
 	restore_args
 	cbz w16, 1b
 	b 0b
+5:
+	/* Another clock: ids 0..31 whose bit initialisation set (the kernel reads the id as an int). */
+	cmp w1, #31
+	b.hi 1b
+	adrp x16, fr_syscall_clocks
+	ldr w16, [x16, #:lo12:fr_syscall_clocks]
+	lsr w16, w16, w1
+	tbz w16, #0, 1b
+	stack_block_or_next 1b
+	b fr_syscall_served
 	.cfi_endproc
 	.size syscall, .-syscall
 

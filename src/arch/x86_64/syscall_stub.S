@@ -17,6 +17,8 @@
 	.hidden fr_syscall_mode_read
 	.hidden fr_syscall_raw
 	.hidden fr_syscall_none
+	.hidden fr_syscall_clocks
+	.hidden fr_syscall_served
 
 /*
  * The caller's registers around a call into C: the six argument registers and %rax (%al counts
@@ -58,6 +60,22 @@
 .endm
 
 /*
+ * %rdx inside the caller's stack page, above the return address: 16 bytes at p >= %rsp + 8 and
+ * p + 16 <= the end of %rsp's page, unsigned (interpose_syscall.c says why that page cannot
+ * fault); else to next, the label of the jump on to the next syscall().
+ */
+.macro stack_page_or_next next
+	lea 8(%rsp), %r11
+	cmp %r11, %rdx
+	jb \next
+	mov %rsp, %r11
+	or $4095, %r11
+	sub $15, %r11
+	cmp %r11, %rdx
+	ja \next
+.endm
+
+/*
  * Every call but a served RAW clock_gettime jumps on to the next syscall() in the chain with
  * all registers as the caller left them (the six argument registers, %rax and %al for a
  * variadic call, the seventh argument on the stack), so that a later interposer, and in the end
@@ -67,7 +85,9 @@
  * The kernel takes the clock id as an int: the same truncation (cmp %esi).
  *
  * RAW is served only when the 16 bytes at p lie above the return address and inside its page
- * (interpose_syscall.c says why that page cannot fault).
+ * (interpose_syscall.c says why that page cannot fault). Another clock is served on the same
+ * terms, and only when its bit is set in fr_syscall_clocks (FASTRAW_SYSCALL=1 and FASTRAW_CLOCKS
+ * serving it): by default that word is 0, and the call goes on after five instructions more.
  *
  * Hazard, shared with libc's: a syscall(SYS_vfork) child returns through its caller's frame;
  * no frame of ours is in the way, so this adds none.
@@ -82,20 +102,12 @@ syscall:
 	cmp $SYS_clock_gettime, %rdi
 	jne 1f
 	cmp $FR_STUB_CLOCK_MONOTONIC_RAW, %esi
-	jne 1f
+	jne 5f
 	mov fr_syscall_raw_mode(%rip), %r11d
 	cmp $FR_RAW_MODE_OFF, %r11d
 	je 1f
 	jb 3f
-	/* p >= %rsp + 8 and p + 16 <= the end of %rsp's page, unsigned. */
-	lea 8(%rsp), %r11
-	cmp %r11, %rdx
-	jb 1f
-	mov %rsp, %r11
-	or $4095, %r11
-	sub $15, %r11
-	cmp %r11, %rdx
-	ja 1f
+	stack_page_or_next 1f
 	jmp fr_syscall_raw
 1:
 	mov fr_syscall_next_cache(%rip), %r11
@@ -118,6 +130,15 @@ syscall:
 	test %r11d, %r11d
 	jz 1b
 	jmp 0b
+5:
+	/* Another clock: ids 0..31 whose bit initialisation set (the kernel reads the id as an int). */
+	cmp $31, %esi
+	ja 1b
+	mov fr_syscall_clocks(%rip), %r11d
+	bt %esi, %r11d
+	jnc 1b
+	stack_page_or_next 1b
+	jmp fr_syscall_served
 	.cfi_endproc
 	.size syscall, .-syscall
 
