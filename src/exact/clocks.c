@@ -2,20 +2,7 @@
 /* The served clocks' readers: fastpath.h's reading on the CS_HRES_COARSE entry, and the coarse clocks. */
 #include "exact/clocks.h"
 
-static uint64_t ctr_unordered(void)
-{
-	return fr_arch_counter_unordered();
-}
-
-static uint64_t ctr_fenced(void)
-{
-	return fr_arch_counter_fenced();
-}
-
-static uint64_t ctr_ordered(void)
-{
-	return fr_arch_counter_ordered();
-}
+#include "exact/counters.h"
 
 /*
  * A coarse clock as the kernel's do_coarse reads it: basetime[clk] of the CS_HRES_COARSE entry
@@ -82,6 +69,11 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
  * with the same clock. The clock is an argument, not a constant: only the base's offset depends
  * on it, so one instance serves REALTIME, MONOTONIC, BOOTTIME and TAI alike.
  */
+/* A high-resolution clock's reading of the CS_HRES_COARSE entry, emitting a timespec. */
+#define HRES_READ(rules_, fs_, ctr, clk)                                                        \
+	{ .kd = &fr_kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr, .emit = fr_emit_ts,   \
+	  .unordered = FR_UNORDERED_##ctr, .hres = 1, .clock = clk }
+
 #define FR_HRES_READERS(raw, now, rules_, fs_, ctr)                                                     \
 	static __attribute__((noinline, cold)) int hres_##raw##_general(clockid_t clk, struct timespec *ts) \
 	{                                                                                                 \
@@ -92,14 +84,7 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 	}                                                                                                 \
 	static int hres_##raw(clockid_t clk, struct timespec *ts)                                         \
 	{                                                                                                 \
-		const struct fr_read r = { .kd = &fr_kd,                                                  \
-					   .rules = rules_,                                               \
-					   .fs = fs_,                                                     \
-					   .counter = ctr_##ctr,                                          \
-					   .emit = fr_emit_ts,                                            \
-					   .unordered = FR_UNORDERED_##ctr,                               \
-					   .hres = 1,                                                     \
-					   .clock = clk };                                                \
+		const struct fr_read r = HRES_READ(rules_, fs_, ctr, clk);                               \
 		int ret = fr_raw_read_fast(&r, ts);                                                       \
                                                                                                           \
 		return FR_LIKELY(ret != FR_GENERAL) ? ret : hres_##raw##_general(clk, ts);                \
@@ -107,14 +92,7 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 	static int served_##raw(clockid_t clk, struct timespec *ts)                                       \
 	{                                                                                                 \
 		if (FR_LIKELY(fr_clock_in(fr_served.hres, clk))) {                                        \
-			const struct fr_read r = { .kd = &fr_kd,                                          \
-						   .rules = rules_,                                       \
-						   .fs = fs_,                                             \
-						   .counter = ctr_##ctr,                                  \
-						   .emit = fr_emit_ts,                                    \
-						   .unordered = FR_UNORDERED_##ctr,                       \
-						   .hres = 1,                                             \
-						   .clock = clk };                                        \
+			const struct fr_read r = HRES_READ(rules_, fs_, ctr, clk);                       \
 			int ret = fr_raw_read_fast(&r, ts);                                               \
                                                                                                           \
 			if (FR_LIKELY(ret == FR_OK) || (ret == FR_GENERAL && hres_##raw##_general(clk, ts) == FR_OK)) \

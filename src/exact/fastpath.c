@@ -4,20 +4,7 @@
 
 #include "passthru/passthru.h"
 
-static uint64_t ctr_unordered(void)
-{
-	return fr_arch_counter_unordered();
-}
-
-static uint64_t ctr_fenced(void)
-{
-	return fr_arch_counter_fenced();
-}
-
-static uint64_t ctr_ordered(void)
-{
-	return fr_arch_counter_ordered();
-}
+#include "exact/counters.h"
 
 int fr_raw_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, struct timespec *ts)
 {
