@@ -85,7 +85,7 @@ static void restore(const struct saved *s, int time_too)
 	tx = (struct timex){ .modes = ADJ_STATUS, .status = s->tx.status };
 	adj(&tx);
 	tx = (struct timex){ .modes = ADJ_TAI, .constant = s->tx.tai };
-	adjtimex(&tx); /* kernels before 5.x refuse 0: left as it is then */
+	adjtimex(&tx); /* a kernel that takes only positive offsets keeps its own if the saved one is 0 */
 	if (time_too)
 		set_realtime_ns(s->rt_ns + (k_ns(CLOCK_MONOTONIC) - s->mono_ns));
 	/* The tick length follows the frequency at the next second's end: let it settle. */
