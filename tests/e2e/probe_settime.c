@@ -24,8 +24,8 @@ static const struct {
 
 /* One clock's counts. */
 struct counts {
-	uint64_t samples, violations, steps_back, backwards;
-	int64_t last_ns;
+	uint64_t samples, violations, steps_back, backwards, kernel_backwards;
+	int64_t last_ns, last_kernel_ns;
 	struct timespec bad[3];
 	int bad_ret;
 };
@@ -34,7 +34,8 @@ struct counts {
  * One read of clk through clock_gettime between two kernel reads. When the kernel's own clock
  * stepped back inside the bracket (a clock_settime, a leap second, a TAI offset change), there
  * is no bracket to hold the answer to: the sample counts as a step back. Otherwise the answer
- * must lie between the two kernel reads. `backwards`: answers below the previous answer.
+ * must lie between the two kernel reads. `backwards`: answers below the previous answer;
+ * `kernel_backwards`: the kernel's first read below its last read of the sample before.
  */
 static void one(struct counts *c, clockid_t clk)
 {
@@ -47,7 +48,10 @@ static void one(struct counts *c, clockid_t clk)
 	kb = k_clock_gettime(clk, &b);
 	if (c->samples && ts_ns(&m) < c->last_ns)
 		c->backwards++;
+	if (c->samples && ts_ns(&a) < c->last_kernel_ns)
+		c->kernel_backwards++;
 	c->last_ns = ts_ns(&m);
+	c->last_kernel_ns = ts_ns(&b);
 	c->samples++;
 	if (ka == 0 && kb == 0 && ret == 0 && ts_ns(&b) < ts_ns(&a)) {
 		c->steps_back++;
@@ -67,7 +71,7 @@ static void one(struct counts *c, clockid_t clk)
 /*
  * Usage: e2e_probe_settime MS. Reads every clock in turn for MS milliseconds of the kernel's
  * CLOCK_MONOTONIC_RAW; per clock prints "<NAME>_samples=", "_violations=", "_steps_back=" and
- * "_backwards=", the first violation, then "served=".
+ * "_backwards=" and "_kernel_backwards=", the first violation, then "served=".
  */
 int main(int argc, char **argv)
 {
@@ -87,7 +91,8 @@ int main(int argc, char **argv)
 		const char *n = clocks[i].name;
 
 		printf("%s_samples=%" PRIu64 "\n%s_violations=%" PRIu64 "\n%s_steps_back=%" PRIu64 "\n%s_backwards=%" PRIu64
-		       "\n", n, c[i].samples, n, c[i].violations, n, c[i].steps_back, n, c[i].backwards);
+		       "\n%s_kernel_backwards=%" PRIu64 "\n", n, c[i].samples, n, c[i].violations, n, c[i].steps_back, n,
+		       c[i].backwards, n, c[i].kernel_backwards);
 		if (c[i].violations)
 			printf("%s_first_bad: kernel=%lld.%09ld lib=%lld.%09ld (ret %d) kernel=%lld.%09ld\n", n,
 			       (long long)c[i].bad[0].tv_sec, c[i].bad[0].tv_nsec, (long long)c[i].bad[1].tv_sec,

@@ -276,7 +276,12 @@ static void assert_case(const char *name, int ok, const struct olive_counts *c, 
 		ck_assert_msg(n > 0, "%s: no %s samples", name, served[i]);
 		ck_assert_msg(count(r, served[i], "violations") == 0, "%s: %s answered outside the kernel's bracket:\n%.*s",
 			      name, served[i], E2E_SHOWN, r->out);
-		if (!steps)
+		/*
+		 * The coarse clocks are the tick's base: where the kernel lowers mult it also moves
+		 * that base back by a few nanoseconds (kernels without the coarse clocks' fix), and
+		 * its own reads go back too. Ours may then go back, never on their own.
+		 */
+		if (!steps && (!strstr(served[i], "_COARSE") || count(r, served[i], "kernel_backwards") == 0))
 			ck_assert_msg(count(r, served[i], "backwards") == 0 && count(r, served[i], "steps_back") == 0,
 				      "%s: %s went backwards:\n%.*s", name, served[i], E2E_SHOWN, r->out);
 		stats_of(r->err, served[i], &fast, &pass);
