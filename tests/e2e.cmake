@@ -91,6 +91,19 @@ fr_add_e2e_test(e2e_sandbox sandbox)
 fr_add_e2e_test(e2e_stats stats)
 fr_add_e2e_test(e2e_served served)
 fr_add_e2e_test(e2e_vdso_id vdso_id)
+# Root in a kernel-matrix guest only (it slews and steps the clock; elsewhere it exits 77): the
+# served clocks through adjtimex slews, clock_settime steps, a leap second and TAI changes, with
+# the oracle on the live pages beside the probe. Where the CPU's oracle folder names its live
+# oracle's sources (FRT_LIVE_ORACLE_SOURCES in oracle/<cpu>/oracle.cmake).
+if(DEFINED FRT_LIVE_ORACLE_SOURCES)
+  fr_add_e2e_probe(settime e2e/probe_settime.c)
+  fr_add_e2e_test(e2e_settime settime)
+  set(fr_live_sources ${FRT_LIVE_ORACLE_SOURCES})
+  list(TRANSFORM fr_live_sources PREPEND oracle/${FR_ARCH}/)
+  target_sources(test_e2e_settime PRIVATE ${fr_live_sources} ${fr_oracle_shared})
+  target_link_libraries(test_e2e_settime PRIVATE fastraw_core)
+  set_tests_properties(e2e_settime PROPERTIES SKIP_RETURN_CODE 77)
+endif()
 # Not with the sanitizers: their runtime calls into the vDSO itself (its own clock reads), so a
 # program that unmapped it faults there even without libfastraw.
 if(NOT FASTRAW_SANITIZE)

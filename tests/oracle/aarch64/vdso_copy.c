@@ -94,6 +94,7 @@ static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 			ac->ns_page[i] = vvar[i];
 		real += (size_t)g->timens_page * AC_PAGE;
 	}
+	ac->live = real;
 	if (oimg_copy_stable(ac->time_page, real, g->raw_off) != 0)
 		return "the live data page never settled";
 	memcpy(&ac->live_mode, ac->time_page + g->raw_off + 4, 4);
@@ -181,6 +182,14 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 	}
 	hs.sites = &ac->sites;
 	return NULL;
+}
+
+int acopy_refresh(struct acopy *ac)
+{
+	if (!ac->live || oimg_copy_stable(ac->time_page, ac->live, ac->geom.raw_off) != 0)
+		return -1;
+	memcpy(ac->vvar, ac->time_page, AC_PAGE);
+	return 0;
 }
 
 void acopy_close(struct acopy *ac)

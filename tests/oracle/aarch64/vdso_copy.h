@@ -54,6 +54,7 @@ struct acopy {
 	uint8_t ns_page[AC_PAGE];   /* the live namespace page (page 0) when live_in_timens */
 	int live_mode;       /* clock_mode of the live RAW entry */
 	int live_in_timens;  /* this process runs in a time namespace (the real page was copied) */
+	const volatile uint8_t *live; /* the live data page the copy was taken from (NULL: an image's) */
 	uint64_t cntfrq;     /* CNTFRQ_EL0 */
 	int (*gettime)(clockid_t, struct timespec *);
 	struct asites sites;
@@ -66,6 +67,12 @@ struct acopy {
  */
 const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy_geom *geom);
 void acopy_close(struct acopy *ac);
+
+/*
+ * Copies the live data page again (a settled snapshot) into time_page and the copy's data page
+ * 0. 0, or -1 when it never settled or there is no live page.
+ */
+int acopy_refresh(struct acopy *ac);
 
 /* Carry loops in closed form (on) or run natively (off). */
 void acopy_set_carry_shortcut(struct acopy *ac, int on);

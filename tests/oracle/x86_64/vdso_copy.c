@@ -140,7 +140,9 @@ static const char *copy_live(struct vcopy *vc, const struct fr_kdata *kd, const 
 	if (vc->live_in_timens)
 		real += (size_t)lay->timens_page * VC_PAGE;
 	vc->live_mode = fr_kdata_mode(kd);
-	if (oimg_copy_stable(vc->time_page, real, (size_t)(kd->raw0 - kd->vvar)) != 0)
+	vc->live = real;
+	vc->live_seq_off = (size_t)(kd->raw0 - kd->vvar);
+	if (oimg_copy_stable(vc->time_page, real, vc->live_seq_off) != 0)
 		return "the live data page never settled";
 	memcpy(vc->vvar, vc->time_page, VC_PAGE);
 	/* The pvclock page is mapped only once the kernel has used pvclock mode: touch it only then. */
@@ -277,6 +279,14 @@ map:
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGILL, &sa, &hs.old);
 	return NULL;
+}
+
+int vcopy_refresh(struct vcopy *vc)
+{
+	if (!vc->live || oimg_copy_stable(vc->time_page, vc->live, vc->live_seq_off) != 0)
+		return -1;
+	memcpy(vc->vvar, vc->time_page, VC_PAGE);
+	return 0;
 }
 
 void vcopy_close(struct vcopy *vc)

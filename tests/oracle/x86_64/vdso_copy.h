@@ -47,6 +47,8 @@ struct vcopy {
 	uint32_t tsc_aux;     /* what rdtscp leaves in ecx for this process (IA32_TSC_AUX) */
 	vc_gettime_fn gettime;
 	struct vsites sites;
+	const volatile uint8_t *live; /* the live data page the copy was taken from (NULL: an image's) */
+	size_t live_seq_off;          /* where its RAW entry's seq lies */
 };
 
 /*
@@ -56,6 +58,12 @@ struct vcopy {
  */
 const char *vcopy_open(struct vcopy *vc, int *fatal);
 void vcopy_close(struct vcopy *vc);
+
+/*
+ * Copies the live data page again (a settled snapshot: even seq, unchanged across the copy) into
+ * time_page and the copy's data page 0. 0, or -1 when it never settled or there is no live page.
+ */
+int vcopy_refresh(struct vcopy *vc);
 
 /*
  * Whether the kernel's carry loops (sec += 1 per 1e9 ns) run natively or are replaced by a trap
