@@ -181,6 +181,14 @@ void fr_arch_counter_rates(struct fr_arch_rates *out);
 #ifndef FR_ARCH_PAGE_SECTION
 #define FR_ARCH_PAGE_SECTION(name) ".bss.fr_page." #name
 #endif
+/*
+ * FR_ARCH_MUSL_GUARD: 1 where every glibc the library supports applies an IRELATIVE relocation,
+ * so that one (elf/early.c) can make musl's loader refuse a glibc build; 0 by default: glibc
+ * 2.17's aarch64 loader refuses IRELATIVE itself ("unexpected reloc type").
+ */
+#ifndef FR_ARCH_MUSL_GUARD
+#define FR_ARCH_MUSL_GUARD 0
+#endif
 #pragma GCC visibility push(hidden)
 
 /* FASTRAW_TSC's values and the printed names (FR_ARCH_COUNTER_NAME_*), indexed by enum fr_counter_mode. */

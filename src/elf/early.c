@@ -25,6 +25,7 @@ static const unsigned long *stack_auxv;
 /* Words of the NULL run between envp and the vector (see note_stack): more is not a vector. */
 #define NULL_RUN_MAX 64
 
+#if FR_ARCH_MUSL_GUARD
 /*
  * An IRELATIVE relocation, which musl's loader refuses (it has no IFUNC): a glibc build preloaded
  * into a musl program stops it from starting (exit status 127) rather than run code that trusts
@@ -43,6 +44,7 @@ __attribute__((used)) static void (*resolve_refused(void))(void)
 
 static void glibc_only(void) __attribute__((ifunc("resolve_refused")));
 __attribute__((used)) static void (*const glibc_only_ref)(void) = glibc_only;
+#endif
 
 /*
  * glibc calls every init_array function with (argc, argv, envp), argv as the kernel laid it on

@@ -67,6 +67,9 @@
  */
 #define FR_ARCH_PAGE_SECTION(name) ".lbss." #name
 
+/* glibc's x86-64 loader applies IRELATIVE in every release the library supports (2.17 on). */
+#define FR_ARCH_MUSL_GUARD 1
+
 /* What an IFUNC symbol binds to: glibc's loader calls an x86-64 resolver with no arguments. */
 static inline void *fr_arch_ifunc_call(void *resolver)
 {
