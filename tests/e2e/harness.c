@@ -285,6 +285,24 @@ const char *e2e_lib_line(const char *s, const char *start)
 	return NULL;
 }
 
+void e2e_stats_of(const char *err, const char *name, long long *fast, long long *pass)
+{
+	const char *line = e2e_lib_line(err, "stats: ");
+	char key[48];
+	const char *p;
+
+	ck_assert_msg(line != NULL, "no stats line:\n%.*s", E2E_SHOWN, err);
+	/* RAW opens the line; every other clock follows a comma. */
+	snprintf(key, sizeof(key), strcmp(name, "MONOTONIC_RAW") ? ", %s " : "stats: %s ", name);
+	*fast = *pass = 0;
+	p = strstr(line, key);
+	if (!p || (strchr(line, '\n') && p > strchr(line, '\n')))
+		return;
+	p += strlen(key);
+	if (sscanf(p, "fast=%lld passthrough=%lld", fast, pass) != 2)
+		ck_assert_int_eq(sscanf(p, "passthrough=%lld", pass), 1);
+}
+
 int e2e_count_lib_lines(const char *s, const char *start)
 {
 	int n = 0;

@@ -50,6 +50,12 @@ int e2e_count_lines_with(const char *s, const char *needle);
 const char *e2e_lib_text(const char *line);
 /* The first line in s that the library printed whose text starts with start, or NULL. */
 const char *e2e_lib_line(const char *s, const char *start);
+/*
+ * The FASTRAW_STATS counts of clock name ("MONOTONIC", "MONOTONIC_RAW") on the library's stats
+ * line in err: *fast (0 when the line gives none) and *pass; both 0 when the clock is left out
+ * (no call reached it). Fails the test when there is no stats line.
+ */
+void e2e_stats_of(const char *err, const char *name, long long *fast, long long *pass);
 /* How many lines in s the library printed whose text starts with start ("warning: "). */
 int e2e_count_lib_lines(const char *s, const char *start);
 /* The integer in the first line "key=<n>" of s; fails the test when there is none. */

@@ -148,4 +148,19 @@ static inline unsigned long e2e_kernel_ehdr(void)
 	return found;
 }
 
+/* Every clock FASTRAW_CLOCKS may serve, with the names the library's stats and debug lines give. */
+static const struct {
+	const char *name;
+	clockid_t clk;
+} e2e_served_clocks[] = {
+	{ "MONOTONIC", CLOCK_MONOTONIC },
+	{ "BOOTTIME", CLOCK_BOOTTIME },
+	{ "REALTIME", CLOCK_REALTIME },
+	{ "TAI", CLOCK_TAI },
+	{ "MONOTONIC_COARSE", CLOCK_MONOTONIC_COARSE },
+	{ "REALTIME_COARSE", CLOCK_REALTIME_COARSE },
+	{ "MONOTONIC_RAW", CLOCK_MONOTONIC_RAW },
+};
+#define E2E_N_SERVED_CLOCKS (sizeof(e2e_served_clocks) / sizeof(e2e_served_clocks[0]))
+
 #endif

@@ -36,18 +36,6 @@ static int through_api(clockid_t clk, struct timespec *ts)
 	return r == 0 && errno == 4321 ? 0 : -1;
 }
 
-static const struct {
-	const char *name;
-	clockid_t clk;
-} clocks[] = {
-	{ "MONOTONIC", CLOCK_MONOTONIC },
-	{ "BOOTTIME", CLOCK_BOOTTIME },
-	{ "REALTIME", CLOCK_REALTIME },
-	{ "TAI", CLOCK_TAI },
-	{ "MONOTONIC_COARSE", CLOCK_MONOTONIC_COARSE },
-	{ "REALTIME_COARSE", CLOCK_REALTIME_COARSE },
-	{ "MONOTONIC_RAW", CLOCK_MONOTONIC_RAW },
-};
 
 /*
  * Usage: e2e_probe_served N [libc|vdso|api]. Per clock, N reads through clock_gettime (the
@@ -81,13 +69,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+	for (size_t c = 0; c < E2E_N_SERVED_CLOCKS; c++) {
 		struct e2e_tally t = { 0 };
 		char prefix[40];
 
 		for (long i = 0; i < n; i++)
-			e2e_bracket(&t, fn, clocks[c].clk);
-		snprintf(prefix, sizeof(prefix), "%s_", clocks[c].name);
+			e2e_bracket(&t, fn, e2e_served_clocks[c].clk);
+		snprintf(prefix, sizeof(prefix), "%s_", e2e_served_clocks[c].name);
 		e2e_tally_print(prefix, &t);
 	}
 	printf("served=%s\n", e2e_served_by("clock_gettime"));

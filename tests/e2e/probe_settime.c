@@ -8,20 +8,6 @@
 
 #include "probe.h"
 
-static const struct {
-	const char *name;
-	clockid_t clk;
-} clocks[] = {
-	{ "MONOTONIC", CLOCK_MONOTONIC },
-	{ "BOOTTIME", CLOCK_BOOTTIME },
-	{ "REALTIME", CLOCK_REALTIME },
-	{ "TAI", CLOCK_TAI },
-	{ "MONOTONIC_COARSE", CLOCK_MONOTONIC_COARSE },
-	{ "REALTIME_COARSE", CLOCK_REALTIME_COARSE },
-	{ "MONOTONIC_RAW", CLOCK_MONOTONIC_RAW },
-};
-#define N_CLOCKS (sizeof(clocks) / sizeof(clocks[0]))
-
 /* One clock's counts. */
 struct counts {
 	uint64_t samples, violations, steps_back, backwards, kernel_backwards;
@@ -75,7 +61,7 @@ static void one(struct counts *c, clockid_t clk)
  */
 int main(int argc, char **argv)
 {
-	static struct counts c[N_CLOCKS];
+	static struct counts c[E2E_N_SERVED_CLOCKS];
 	long ms = argc > 1 ? atol(argv[1]) : 1000;
 	struct timespec now;
 	int64_t end;
@@ -83,12 +69,12 @@ int main(int argc, char **argv)
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &now);
 	end = ts_ns(&now) + (int64_t)ms * 1000000;
 	do {
-		for (size_t i = 0; i < N_CLOCKS; i++)
-			one(&c[i], clocks[i].clk);
+		for (size_t i = 0; i < E2E_N_SERVED_CLOCKS; i++)
+			one(&c[i], e2e_served_clocks[i].clk);
 		k_clock_gettime(CLOCK_MONOTONIC_RAW, &now);
 	} while (ts_ns(&now) < end);
-	for (size_t i = 0; i < N_CLOCKS; i++) {
-		const char *n = clocks[i].name;
+	for (size_t i = 0; i < E2E_N_SERVED_CLOCKS; i++) {
+		const char *n = e2e_served_clocks[i].name;
 
 		printf("%s_samples=%" PRIu64 "\n%s_violations=%" PRIu64 "\n%s_steps_back=%" PRIu64 "\n%s_backwards=%" PRIu64
 		       "\n%s_kernel_backwards=%" PRIu64 "\n", n, c[i].samples, n, c[i].violations, n, c[i].steps_back, n,

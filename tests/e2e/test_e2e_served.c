@@ -40,25 +40,6 @@ static void assert_brackets(const struct e2e_result *r)
 	}
 }
 
-/* The counts of clock `name` on the stats line: fast (0 when the line has none) and passthrough. */
-static void stats_of(const char *err, const char *name, long long *fast, long long *pass)
-{
-	const char *line = e2e_lib_line(err, "stats: ");
-	char key[48];
-	const char *p;
-
-	ck_assert_msg(line != NULL, "no stats line:\n%.*s", E2E_SHOWN, err);
-	snprintf(key, sizeof(key), ", %s ", name);
-	*fast = *pass = 0;
-	p = strstr(line, key);
-	/* A clock no call reached is left out of the line. */
-	if (!p || (strchr(line, '\n') && p > strchr(line, '\n')))
-		return;
-	p += strlen(key);
-	if (sscanf(p, "fast=%lld passthrough=%lld", fast, pass) != 2)
-		ck_assert_int_eq(sscanf(p, "passthrough=%lld", pass), 1);
-}
-
 /* Whether this machine serves RAW from the kernel's data: the debug line of the run says so. */
 static int raw_active(const char *err)
 {
@@ -81,7 +62,7 @@ START_TEST(all_served_in_bracket)
 	for (size_t i = 0; i < N_OTHERS; i++) {
 		long long fast, pass;
 
-		stats_of(r.err, others[i], &fast, &pass);
+		e2e_stats_of(r.err, others[i], &fast, &pass);
 		ck_assert_msg(fast + pass == SAMPLES, "%s: fast=%lld passthrough=%lld, want %d calls", others[i], fast, pass,
 			      SAMPLES);
 		/* Exact where RAW is: a pass is only a seqcount that never settled, never most calls. */
@@ -111,7 +92,7 @@ START_TEST(default_serves_raw_only)
 	for (size_t i = 0; i < N_OTHERS; i++) {
 		long long fast, pass;
 
-		stats_of(r.err, others[i], &fast, &pass);
+		e2e_stats_of(r.err, others[i], &fast, &pass);
 		ck_assert_msg(fast == 0 && pass == SAMPLES, "%s: fast=%lld passthrough=%lld by default", others[i], fast,
 			      pass);
 	}
@@ -130,7 +111,7 @@ START_TEST(unknown_word_is_default)
 	run(&r, &opts);
 	assert_brackets(&r);
 	ck_assert_int_eq(e2e_count_lib_lines(r.err, "warning: FASTRAW_CLOCKS=monotonic,bogus is not one of "), 1);
-	stats_of(r.err, "MONOTONIC", &fast, &pass);
+	e2e_stats_of(r.err, "MONOTONIC", &fast, &pass);
 	ck_assert_msg(fast == 0 && pass == SAMPLES, "MONOTONIC: fast=%lld passthrough=%lld", fast, pass);
 	e2e_result_free(&r);
 }
@@ -151,7 +132,7 @@ START_TEST(list_serves_its_clocks)
 		int named = strcmp(others[i], "MONOTONIC") == 0 || strcmp(others[i], "REALTIME_COARSE") == 0;
 		long long fast, pass;
 
-		stats_of(r.err, others[i], &fast, &pass);
+		e2e_stats_of(r.err, others[i], &fast, &pass);
 		ck_assert_int_eq(fast + pass, SAMPLES);
 		if (named && active)
 			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld", others[i], fast, pass);
@@ -175,7 +156,7 @@ START_TEST(all_served_in_time_namespace)
 		for (size_t i = 0; i < N_OTHERS; i++) {
 			long long fast, pass;
 
-			stats_of(r.err, others[i], &fast, &pass);
+			e2e_stats_of(r.err, others[i], &fast, &pass);
 			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld in a namespace", others[i], fast,
 				      pass);
 		}
@@ -206,7 +187,7 @@ static void path_case(const char *path, int all)
 	for (size_t i = 0; i < N_OTHERS; i++) {
 		long long fast, pass;
 
-		stats_of(r.err, others[i], &fast, &pass);
+		e2e_stats_of(r.err, others[i], &fast, &pass);
 		if (all && active)
 			ck_assert_msg(fast > SAMPLES / 2, "%s through %s: fast=%lld passthrough=%lld:\n%.*s", others[i], path,
 				      fast, pass, E2E_SHOWN, r.err);

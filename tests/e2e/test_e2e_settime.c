@@ -194,25 +194,6 @@ static void *probe(void *arg)
 	return NULL;
 }
 
-/* The counts of clock `name` on the stats line: fast (0 when the line has none) and passthrough. */
-static void stats_of(const char *err, const char *name, long long *fast, long long *pass)
-{
-	const char *line = e2e_lib_line(err, "stats: ");
-	char key[48];
-	const char *p;
-
-	ck_assert_msg(line != NULL, "no stats line:\n%.*s", E2E_SHOWN, err);
-	/* RAW opens the line; every other clock follows a comma. */
-	snprintf(key, sizeof(key), strcmp(name, "MONOTONIC_RAW") ? ", %s " : "stats: %s ", name);
-	*fast = *pass = 0;
-	p = strstr(line, key);
-	if (!p || (strchr(line, '\n') && p > strchr(line, '\n')))
-		return;
-	p += strlen(key);
-	if (sscanf(p, "fast=%lld passthrough=%lld", fast, pass) != 2)
-		ck_assert_int_eq(sscanf(p, "passthrough=%lld", pass), 1);
-}
-
 /* A probe's count for one clock. */
 static int64_t count(const struct e2e_result *r, const char *clock, const char *what)
 {
@@ -284,7 +265,7 @@ static void assert_case(const char *name, int ok, const struct olive_counts *c, 
 		if (!steps && (!strstr(served[i], "_COARSE") || count(r, served[i], "kernel_backwards") == 0))
 			ck_assert_msg(count(r, served[i], "backwards") == 0 && count(r, served[i], "steps_back") == 0,
 				      "%s: %s went backwards:\n%.*s", name, served[i], E2E_SHOWN, r->out);
-		stats_of(r->err, served[i], &fast, &pass);
+		e2e_stats_of(r->err, served[i], &fast, &pass);
 		ck_assert_msg(fast + pass == n && fast > n / 2, "%s: %s fast=%lld passthrough=%lld of %lld", name,
 			      served[i], fast, pass, (long long)n);
 	}
