@@ -44,6 +44,16 @@ GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib,e2e_lookup
 # on the debug line, with the line saying the release implied another.
 GTOD_419_OPTS="$TSC_OPTS FR_E2E_GTOD=3.16-4.19"
 GTOD_RHEL8_OPTS="$TSC_OPTS FR_E2E_GTOD=4.20-5.2"
+# RHEL 7.9 (3.10.0-1160.el7, a prebuilt image: $FASTRAW_SHARED_KERNELS/el7/bzImage): no RAW data,
+# the 3.10 gtod page at its fixed address (no [vvar]), read once the vDSO's own code proves it
+# mapped. On tsc its clock mode is TSC and auto runs calibrated mode by that verdict, seeded from
+# the page (FR_E2E_GTOD=3.10 on the debug line); e2e_calib's drift case follows the kernel's RAW,
+# which accumulates a truncated raw_interval before 4.13, for FR_E2E_CALIB_SECONDS; the guest
+# also measures fastraw-latency with and without the library (FR_MATRIX_LATENCY). el7-glibc217
+# runs e2e_clocks, e2e_lookup and e2e_calib's bound with probes built against glibc 2.17.
+EL7_OPTS="$TSC_OPTS FR_E2E_GTOD=3.10 FR_E2E_CALIB_SECONDS=60 FR_MATRIX_LATENCY=1"
+EL7_GLIBC217_OPTS="$TSC_OPTS FR_E2E_GTOD=3.10 FR_MATRIX_ENV=glibc217"
+EL7_GLIBC217_SUITES=e2e_clocks,e2e_lookup,e2e_calib:calib
 # On hpet only e2e_calib's source case runs: forced there, calibrated mode broke its bound
 # (2439 ns in the fenced mode against hpet's RAW), which is why the kernel's verdict counts.
 GTOD_PASS_SUITES=e2e_bracket,e2e_clocks,e2e_syscall,e2e_lookup,e2e_calib:source
@@ -64,6 +74,8 @@ CONFIGS_x86_64=(
 	"gtod-4.19|4.19|$GTOD_419_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
 	"gtod-rhel8|rhel8-shape|$GTOD_RHEL8_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
 	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
+	"el7|el7|$EL7_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"el7-glibc217|el7|$EL7_GLIBC217_OPTS|tsc|calibrated|$EL7_GLIBC217_SUITES|0|max|2"
 )
 
 # arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through

@@ -9,10 +9,13 @@
 # ld-2.17.so as its loader and that folder as its rpath: kernel-matrix.sh stages them at the
 # same paths in the guest, so that the probes run there under glibc 2.17's own loader and
 # libraries while the suites run on Debian's.
-# The probes are linked with -lrt before libc, as traditional build files do (on arm64 librt
-# 2.17 has no clock_gettime, so it still binds libc's GLIBC_2.17; that is checked here).
+# The probes are linked with -lrt before libc, as traditional build files do: on x86-64 they then
+# bind librt's clock_gettime@GLIBC_2.2.5 (an IFUNC that answers with libc's), as CentOS 7's -lrt
+# programs do; on arm64 librt 2.17 has no clock_gettime, so they bind libc's GLIBC_2.17. The
+# version bound is checked here.
 # Writes OUT_DIR/env: "env NAME=VALUE" lines (the manifest's format) that replace the
-# manifest's FR_PROBE_* of e2e_bracket, e2e_clocks and e2e_lookup, add the version probe and
+# manifest's FR_PROBE_* of e2e_bracket, e2e_clocks, e2e_lookup and e2e_calib's error probe
+# (probe_causality's C11 atomics are beyond GCC 4.8), add the version probe and
 # FR_E2E_GLIBC=2.17 (which e2e_clocks then asserts). Exits 77 with the reason when the
 # toolchain cannot be had, 1 when a probe does not build or binds the wrong clock_gettime.
 set -euo pipefail
@@ -61,6 +64,9 @@ flags=(-std=gnu11 -O2 -Wall -Wextra -pthread -fPIE -pie -static-libgcc
 	-I"$ROOT/tests/floor/gcc48" -DCLOCK_TAI=11 -DAT_HWCAP2=26
 	-I"$ROOT/tests/support" -I"$ROOT/tests/oracle/$ARCH" -I"$E2E" -I"$ROOT/src"
 	-Wl,--dynamic-linker="$LIB/ld-2.17.so" -Wl,-rpath,"$LIB" -Wl,--disable-new-dtags)
+# Where -lrt programs bind clock_gettime on glibc 2.17 (tests/floor/glibc_matrix.sh says the same).
+want=GLIBC_2.17
+[ "$ARCH" = x86_64 ] && want=GLIBC_2.2.5
 build() {
 	local out=$1
 	shift
@@ -68,17 +74,19 @@ build() {
 		{ sed 's/^/  cc| /' "$OUT/cc.log" >&2; say "$out does not build against glibc 2.17"; exit 1; }
 	local bound
 	bound=$("$objdump" -T "$OUT/$out" | awk '$NF == "clock_gettime" { v = $(NF - 1); gsub(/[()]/, "", v); print v }')
-	[ -z "$bound" ] || [ "$bound" = GLIBC_2.17 ] ||
-		{ say "$out binds clock_gettime@$bound, not libc's @GLIBC_2.17"; exit 1; }
+	[ -z "$bound" ] || [ "$bound" = "$want" ] ||
+		{ say "$out binds clock_gettime@$bound, not @$want"; exit 1; }
 }
 build probe_bracket "$E2E/probe_bracket.c"
 build probe_clocks "$E2E/probe_clocks.c"
 build probe_lookup "$E2E/probe_lookup.c" "$E2E/elfwalk.c" "$E2E/lookup_common.c"
+build probe_calib "$E2E/probe_calib.c"
 build libc_version "$ROOT/tests/floor/libc_version.c"
 {
 	echo "env FR_PROBE_BRACKET=$OUT/probe_bracket"
 	echo "env FR_PROBE_CLOCKS=$OUT/probe_clocks"
 	echo "env FR_PROBE_LOOKUP=$OUT/probe_lookup"
+	echo "env FR_PROBE_CALIB=$OUT/probe_calib"
 	echo "env FR_PROBE_LIBC_VERSION=$OUT/libc_version"
 	echo "env FR_E2E_GLIBC=2.17"
 } >"$OUT/env"

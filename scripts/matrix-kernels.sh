@@ -97,7 +97,7 @@ shared_kernel_for() {
 
 # Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's.
 is_shared_series() {
-	case "$1" in 4.19 | rhel8-shape) return 0 ;; esac
+	case "$1" in 4.19 | rhel8-shape | el7) return 0 ;; esac
 	return 1
 }
 
