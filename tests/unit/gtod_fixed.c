@@ -216,6 +216,24 @@ START_TEST(proven_page_refused)
 	memset(page, 0xa5, sizeof(page));
 	memset(page + 128, 0, 4);
 	ck_assert_ptr_nonnull(probe(&im, page, 0, &g));
+	/*
+	 * A debug kernel with CONFIG_LOCK_STAT too: its lockdep_map ends with cpu and ip, so the
+	 * seqcount is 56 bytes and every field 16 further than in the 40-byte variant. Neither 3.10
+	 * layout fits; the page is refused, not misread.
+	 */
+	for (int cpu = 0; cpu < 3; cpu++) {
+		uint8_t debug[4096];
+		const uint64_t ip = 0xffffffff810c4a3eULL;
+
+		gtod_build_at(debug, FR_GTOD_3_10_DEBUG, &tsc, &gtod_time_now);
+		memcpy(page, debug, 128 + 40);
+		memset(page + 128 + 40, 0, 8);
+		memcpy(page + 128 + 40, &cpu, sizeof(cpu));
+		memcpy(page + 128 + 48, &ip, sizeof(ip));
+		memcpy(page + 128 + 56, debug + 128 + 40, 4096 - 128 - 56);
+		why = probe(&im, page, 0, &g);
+		ck_assert_msg(why != NULL && !g.tsc, "a lock-stat page (cpu %d) accepted as %s", cpu, fr_gtod_era_name(g.era));
+	}
 	odd.seq = 43;
 	gtod_build_at(page, FR_GTOD_3_10, &odd, &gtod_time_now);
 	why = probe(&im, page, 0, &g);
