@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* AArch64's CPU probe and rate: FEAT_ECV from AT_HWCAP2 (never an ID-register read), the counter's rate from CNTFRQ_EL0. */
+/* AArch64's CPU probe and rate: FEAT_ECV from AT_HWCAP2 (never an ID-register read), the counter's rate from CNTFRQ_EL0; no fixed-address data to find. */
 #include "arch/arch.h"
 #include "arch/aarch64/cpu.h"
 
