@@ -12,8 +12,8 @@
  * The pre-5.3 gtod page of this kernel: 0 and *g filled, or -1 (5.3+, 3.10's fixed address,
  * which nothing here can prove mapped, no [vvar], or a page that does not decode). Before 5.3
  * the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar]. The
- * release says only whether to look; the page says which layout it has (g->era): RHEL 8's 4.18
- * kernels carry the 4.20 shape.
+ * release says only whether to look; the page says which layout it has (g->era), which a
+ * vendor kernel may have backported.
  */
 int fr_cal_gtod(const char *release, struct fr_gtod *g)
 {

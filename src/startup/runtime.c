@@ -226,7 +226,7 @@ static void report(const struct plan *p, const struct fr_status *st)
 		fr_line_emit(&l);
 	}
 	if (p->gtod_era >= 0 && p->gtod_era != fr_gtod_era_for_release(p->st.release)) {
-		/* A vendor kernel with a later layout than its number (RHEL 8's 4.18): the page wins. */
+		/* A vendor kernel with a later layout than its number: the page wins. */
 		fr_line_start(&l);
 		fr_line_add(&l, "gtod page: the ");
 		fr_line_add(&l, fr_gtod_era_name(p->gtod_era));

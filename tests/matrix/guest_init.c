@@ -34,6 +34,9 @@
  *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough);
  *   FR_E2E_GTOD            passed on to the suites: the gtod layout a pre-5.3 kernel's page
  *                          has ("3.16-4.19", "4.20-5.2"), which e2e_calib expects on the debug line;
+ *   FR_E2E_ERA             passed on to the suites: the era of the data page of a kernel whose
+ *                          release names none ("5.7-6.4" under RHEL 8.10's 4.18), which every
+ *                          suite's debug-line check expects;
  *   FR_MATRIX_ENV          NAME: /matrix/env.NAME's "env NAME=VALUE" lines replace the manifest's
  *                          of the same name, or are added (the suites' probes built for another
  *                          userland, such as glibc 2.17's: scripts/matrix-glibc217.sh).
@@ -447,6 +450,7 @@ int main(void)
 	child_env[nenv] = NULL;
 	pass_on("FR_E2E_EXPECT");
 	pass_on("FR_E2E_GTOD");
+	pass_on("FR_E2E_ERA");
 	pass_on("PATH");
 	report_machine();
 	exclude_timens_cases();
