@@ -145,7 +145,10 @@ target_compile_definitions(e2e_loop_raise PRIVATE FR_LOOP_RAISE)
 target_link_libraries(e2e_loop_raise PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 fr_add_e2e_probe(jumps e2e/probe_jumps.c)
 target_link_libraries(e2e_probe_jumps PRIVATE e2e_loop_raise)
-fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps)
+# The same interposer in a coroutine abandoned by siglongjmp, whose stack is then unmapped.
+fr_add_e2e_probe(coroutine e2e/probe_coroutine.c)
+target_link_libraries(e2e_probe_coroutine PRIVATE e2e_loop_raise)
+fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps coroutine)
 
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
 # the launcher; then the real neighbours, faketime and an AddressSanitizer program.
