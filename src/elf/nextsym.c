@@ -174,6 +174,25 @@ static void note_copy(struct chain_walk *c, const struct dl_phdr_info *info)
 	}
 }
 
+/*
+ * Whether our entry is in the default namespace's list (ld.so's _r_debug, one for every
+ * namespace): a copy that dlmopen loaded into a namespace of its own stands before that
+ * namespace's libc, yet was not loaded at start. Called under the loader's lock (from a
+ * dl_iterate_phdr callback); 1 when that list cannot be read.
+ */
+static int self_in_default_namespace(void)
+{
+	const struct r_debug *r = fr_rdebug();
+	uintptr_t bias = fr_self_bias();
+
+	if (!r || !bias)
+		return 1;
+	for (const struct link_map *m = r->r_map; m; m = m->l_next)
+		if (m->l_addr == bias)
+			return 1;
+	return 0;
+}
+
 static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct chain_walk *c = arg;
@@ -182,7 +201,8 @@ static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	if (!c->self_at_start) {
 		if (fr_phdr_is_self(info)) {
-			c->self_at_start = 1;
+			/* In another namespace: as a dlopen'd copy, libc alone follows. */
+			c->self_at_start = self_in_default_namespace();
 			return 0;
 		}
 		if (!fr_phdr_is_libc(info)) {
