@@ -34,20 +34,46 @@
 extern char **environ;
 
 /*
- * The environment. In an executable's preinit array (before libc's own start-up) environ is
- * still NULL, but the kernel's initial stack already holds it, right after argv.
+ * The environment the process started with: the kernel's initial stack holds it right after argv,
+ * whatever the program did to environ since (clearenv, putenv, setenv of a new name), and also
+ * before libc's start-up has set environ (a preinit array). environ where the stack's end is
+ * unknown (musl, which sets environ before any code of ours runs).
  */
-char **fr_environment(void)
+static char **start_environment(void)
 {
-	void *end;
+	void *end = fr_stack_end();
 	char **argv;
 	long argc;
 
-	if (environ || !(end = fr_stack_end()))
+	if (!end)
 		return environ;
 	argc = *(long *)end;
 	argv = (char **)end + 1;
 	return argv + argc + 1;
+}
+
+/*
+ * The configuration: FASTRAW_* parsed once, by the constructor (before main) or by whichever call
+ * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
+ * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
+ */
+enum { ENV_NONE, ENV_PARSING, ENV_KEPT };
+static int env_state;
+static struct fr_env env_kept;
+
+const struct fr_env *fr_env_get(struct fr_env *scratch)
+{
+	int expected = ENV_NONE;
+
+	if (__atomic_load_n(&env_state, __ATOMIC_ACQUIRE) == ENV_KEPT)
+		return &env_kept;
+	if (!__atomic_compare_exchange_n(&env_state, &expected, ENV_PARSING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), scratch);
+		return scratch;
+	}
+	fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), &env_kept);
+	__atomic_store_n(&env_state, ENV_KEPT, __ATOMIC_RELEASE);
+	return &env_kept;
 }
 
 static int raw_pass(struct timespec *ts)
@@ -135,7 +161,7 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		p->st.release = release_seam;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
+	p->env = *fr_env_get(&p->env);
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
 	if (p->env.disable)
@@ -304,9 +330,8 @@ int fr_syscall_mode(void)
 
 	if (s && s->syscall_mode != FR_RAW_MODE_UNKNOWN)
 		return s->syscall_mode;
-	/* Not decided yet (or a later copy, which decides nothing): racers read the same environment. */
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
-	return syscall_mode_of(&env);
+	/* Not decided yet (or a later copy, which decides nothing): the configuration read at start. */
+	return syscall_mode_of(fr_env_get(&env));
 }
 
 /* What a later copy of the library publishes: the first copy decides, prints and counts for it. */
