@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "probe.h"
@@ -134,34 +135,108 @@ static int jump_case(int children)
 }
 
 /*
- * fork: one thread makes the first RAW read while the main thread forks, over and over, each
- * round in a fresh child process; the grandchild reads RAW and asks fastraw_info.
+ * fork: one thread makes the first RAW read while the main thread forks, again and again until
+ * that read is over, each round in a fresh process; every child reads RAW and asks fastraw_info.
  */
+static volatile int reader_done;
+
 static void *reader(void *arg)
 {
 	struct timespec ts;
 
 	(void)arg;
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	reader_done = 1;
 	return NULL;
 }
 
 static int fork_round(void)
 {
+	pid_t kids[64];
+	int n = 0, bad = 0, st;
 	pthread_t th;
-	pid_t pid;
-	int st, bad = 0;
 
 	if (pthread_create(&th, NULL, reader, NULL) != 0)
 		return 2;
+	while (n < 64 && (n == 0 || !reader_done)) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(raw_ok() && raw_ok() && info(&(struct info){ 0 }) == 0 ? 0 : 4);
+		if (pid < 0)
+			return 2;
+		kids[n++] = pid;
+	}
+	pthread_join(th, NULL);
+	for (int i = 0; i < n; i++) {
+		if (waitpid(kids[i], &st, 0) != kids[i] || !WIFEXITED(st))
+			return 2;
+		if (WEXITSTATUS(st) == 4)
+			bad = 4;
+		else if (WEXITSTATUS(st) != 0)
+			return 2;
+	}
+	return bad;
+}
+
+/*
+ * forkin: SIGALRM's handler forks inside the first RAW read, wherever the timer lands in it (one
+ * process per delay); the child, whose thread is inside the read only in its parent, reads RAW
+ * and asks fastraw_info.
+ */
+static volatile int fork_child_status = -1;
+
+static void on_alarm_fork(int sig)
+{
+	pid_t pid;
+	int st;
+
+	(void)sig;
+	if (!in_read)
+		return;
 	pid = fork();
 	if (pid == 0)
 		_exit(raw_ok() && raw_ok() && info(&(struct info){ 0 }) == 0 ? 0 : 4);
-	pthread_join(th, NULL);
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+	if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+		fork_child_status = WEXITSTATUS(st);
+	else
+		fork_child_status = 2;
+}
+
+static int forkin_child(long delay_ns)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	struct itimerspec it = { .it_value = { 0, delay_ns } };
+	timer_t t;
+
+	signal(SIGALRM, on_alarm_fork);
+	if (timer_create(CLOCK_MONOTONIC, &ev, &t) != 0)
 		return 2;
-	bad = WEXITSTATUS(st);
-	return bad;
+	timer_settime(t, 0, &it, NULL);
+	first_read();
+	timer_delete(t);
+	return fork_child_status < 0 ? 0 : fork_child_status == 0 ? 10 : fork_child_status;
+}
+
+static int forkin_case(int children)
+{
+	int forked = 0, stuck = 0, other = 0;
+
+	for (int c = 0; c < children; c++) {
+		int st, code;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(forkin_child(1000 + (long)c * 250));
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+			return 2;
+		code = WEXITSTATUS(st);
+		forked += code == 10 || code == 4;
+		stuck += code == 4;
+		other += code != 0 && code != 10 && code != 4;
+	}
+	printf("children=%d\nforked=%d\nstuck=%d\nother=%d\n", children, forked, stuck, other);
+	return 0;
 }
 
 static int fork_case(int rounds)
@@ -184,26 +259,84 @@ static int fork_case(int rounds)
 	return 0;
 }
 
-/* altstack: the first RAW read in a handler on an alternate stack of MINSIGSTKSZ + 1 KiB. */
+/*
+ * altstack: the first RAW read in a handler on an alternate stack that leaves 1 KiB beyond what a
+ * handler reading the vDSO's clock needs there (the kernel's signal frame included: MINSIGSTKSZ
+ * and more on CPUs with large vector state). Each use is measured on a painted 64 KiB stack.
+ */
+#define PAINT 0xa5
+#define BIG (64 * 1024)
+
 static volatile int handler_ok;
 
-static void on_usr1(int sig)
+static void on_usr1_mono(int sig)
+{
+	struct timespec ts;
+
+	(void)sig;
+	handler_ok = clock_gettime(CLOCK_MONOTONIC, &ts) == 0;
+}
+
+static void on_usr1_raw(int sig)
 {
 	(void)sig;
 	handler_ok = raw_ok();
 }
 
+/* Runs handler once on an alternate stack of size bytes (painted first when measuring); the bytes it used, or 0. */
+static size_t on_altstack(void (*handler)(int), size_t size, int measure)
+{
+	/* A guard page right below it, as a thread's stack has: an overflow faults at once. */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *map = mmap(NULL, page + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *space = map + page;
+	stack_t ss = { .ss_sp = space, .ss_size = size };
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = SA_ONSTACK };
+	size_t low = 0;
+
+	if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0)
+		return 0;
+	memset(space, PAINT, size);
+	handler_ok = 0;
+	if (sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
+		return 0;
+	raise(SIGUSR1);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	while (measure && low < size && space[low] == PAINT)
+		low++;
+	/* Left mapped: freeing an alternate stack is the program's business, and this one is small. */
+	return size - low;
+}
+
 static int altstack_case(void)
 {
-	/* MINSIGSTKSZ may be sysconf's answer (glibc 2.34 and later with _GNU_SOURCE): not a constant. */
-	size_t size = (size_t)MINSIGSTKSZ + 1024;
-	stack_t ss = { .ss_sp = malloc(size), .ss_size = size };
-	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_ONSTACK };
+	/* Twice: the first call may bind clock_gettime lazily, whose resolver saves vector state there. */
+	size_t vdso_use = (on_altstack(on_usr1_mono, BIG, 1), on_altstack(on_usr1_mono, BIG, 1)), small;
+	int st, fds[2];
+	pid_t pid;
 
-	if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0 || sigaction(SIGUSR1, &sa, NULL) != 0)
+	if (!vdso_use || !handler_ok || pipe(fds) != 0)
 		return 2;
-	raise(SIGUSR1);
-	printf("altstack_size=%zu\nhandler_ok=%d\n", size, handler_ok);
+	/* The first read's own use, in a child: the parent's first read is the one on the small stack. */
+	pid = fork();
+	if (pid == 0) {
+		size_t use = on_altstack(on_usr1_raw, BIG, 1);
+
+		_exit(write(fds[1], &use, sizeof(use)) == sizeof(use) && handler_ok ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return 2;
+	size_t first_use = 0;
+
+	if (read(fds[0], &first_use, sizeof(first_use)) != sizeof(first_use))
+		return 2;
+	small = (vdso_use + 1024 + 63) & ~(size_t)63;
+	printf("vdso_read_use=%zu\nfirst_read_use=%zu\nfirst_read_more=%zd\naltstack_size=%zu\n", vdso_use,
+	       first_use, (ssize_t)(first_use - vdso_use), small);
+	fflush(stdout);
+	on_altstack(on_usr1_raw, small, 0);
+	printf("handler_ok=%d\n", handler_ok);
 	return 0;
 }
 
@@ -238,6 +371,8 @@ int main(int argc, char **argv)
 		rc = env_case(argv[1]);
 	else if (strcmp(argv[1], "jump") == 0)
 		rc = jump_case(argc > 2 ? atoi(argv[2]) : 400);
+	else if (strcmp(argv[1], "forkin") == 0)
+		rc = forkin_case(argc > 2 ? atoi(argv[2]) : 400);
 	else if (strcmp(argv[1], "fork") == 0)
 		rc = fork_case(argc > 2 ? atoi(argv[2]) : 200);
 	else if (strcmp(argv[1], "altstack") == 0)
