@@ -130,7 +130,7 @@ int fr_raw_first(struct timespec *ts)
 
 fr_raw_fn fr_raw;
 
-/* Everything initialisation decides, computed on the caller's stack. */
+/* Everything initialisation decides: computed by the claim's holder, into a static (below). */
 struct plan {
 	struct fr_env env;
 	struct fr_cpu_features cpu;
@@ -149,6 +149,7 @@ static const char *release_seam;
 
 static void plan_make(struct plan *p, fr_real_fn real)
 {
+	const struct fr_env *env;
 	struct fr_gtod g, *gtod;
 	const char *why, *eligible;
 	int located = 0;
@@ -161,7 +162,9 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		p->st.release = release_seam;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
-	p->env = *fr_env_get(&p->env);
+	env = fr_env_get(&p->env);
+	if (env != &p->env)
+		p->env = *env;
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
 	if (p->env.disable)
