@@ -51,9 +51,11 @@ static int on_altstack(void)
  * nested call runs below the holder's mark on the same stack, or on the alternate stack, and the
  * mark keeps its check word; a call at or above the mark off the alternate stack, or one that
  * finds the mark unreadable or written over, comes after a jump. Only this rare case asks the
- * kernel anything.
+ * kernel anything. The mark may lie in a frame that is gone: read as raw memory, which
+ * AddressSanitizer would take for an overflow.
  */
-static int holder_alive(const struct fr_claim_mark *h, const struct fr_claim_mark *m)
+static __attribute__((noinline, no_sanitize_address)) int holder_alive(const struct fr_claim_mark *h,
+									const struct fr_claim_mark *m)
 {
 	if (!h || ((uintptr_t)m >= (uintptr_t)h && !on_altstack()))
 		return 0;

@@ -115,8 +115,14 @@ END_TEST
 START_TEST(first_read_on_small_stacks)
 {
 	const char *const *envs[] = { NULL, E2E_ENV("FASTRAW_DISABLE=1") };
+	const char *first = getenv("FR_PRELOAD_FIRST");
 	struct e2e_result r;
 
+	/* Instrumented code's frames carry redzones: the budget is the ordinary build's. */
+	if (first && *first) {
+		printf("first_read_on_small_stacks: skipped in a sanitizer build\n");
+		return;
+	}
 	for (int e = 0; e < 2; e++) {
 		run_probe(&r, envs[e], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "altstack"));
 		printf("first_read_on_small_stacks%s: the first read used %lld bytes more than a vDSO read\n",
