@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 #include "base/libc.h"
-#include "base/pages.h"
+#include "arch/arch.h"
 #include "base/sys.h"
 #include "proc/readable.h"
 
@@ -20,10 +20,15 @@
  * The holder: the address of a thread-local object of the holding thread (unique among live
  * threads, known without a system call), NULL while free. In a page of its own, which the quiet
  * start-up asks the kernel to wipe in a fork child (MADV_WIPEONFORK): a child forked while
- * another thread of its parent held the claim finds it free and starts over.
+ * another thread of its parent held the claim finds it free and starts over. Aligned to 64 KiB,
+ * the largest page size the architectures have, so that the advice holds whatever the page size;
+ * only the first page is ever touched.
  */
-FR_PAGE_BUFFER(holder_space, 4096);
-#define holder (*(const void **)fr_page_up(holder_space))
+#define HOLDER_ALIGN 65536
+static unsigned char holder_space[2 * HOLDER_ALIGN]
+	__attribute__((aligned(64), section(FR_ARCH_PAGE_SECTION(holder_space))));
+#define holder_page ((void *)(((uintptr_t)holder_space + HOLDER_ALIGN - 1) & ~(uintptr_t)(HOLDER_ALIGN - 1)))
+#define holder (*(const void **)holder_page)
 
 static __thread char thread_mark __attribute__((tls_model(FR_TLS_MODEL)));
 /* This thread's mark, in the frame of its latest claim: read only on this thread. */
@@ -105,8 +110,8 @@ int fr_claim_quietly(void)
 {
 	if (__atomic_load_n(&holder, __ATOMIC_ACQUIRE) != NULL)
 		return 0;
-	/* Where the kernel cannot (before 4.14, larger pages), such a child's calls go to the real vDSO. */
-	fr_sys_madvise(fr_page_up(holder_space), 4096, MADV_WIPEONFORK);
+	/* Where the kernel cannot (before 4.14), such a child's calls go to the real vDSO. */
+	fr_sys_madvise(holder_page, HOLDER_ALIGN, MADV_WIPEONFORK);
 	__atomic_store_n(&quiet, 1, __ATOMIC_RELEASE);
 	return 1;
 }

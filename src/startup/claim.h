@@ -30,7 +30,7 @@ int fr_claim(struct fr_claim_mark *m);
  * taking a claim back after a jump asks whether the thread is on its alternate stack). The claim
  * then sits in a page the kernel wipes in a fork child (MADV_WIPEONFORK, asked now), so a child
  * forked while another thread of its parent held it starts over; where the kernel cannot (before
- * 4.14, pages larger than 4 KiB), the child gives way for good and its RAW calls go to the real
+ * 4.14), the child gives way for good and its RAW calls go to the real
  * vDSO, at the vDSO's cost, and no call is ever wrong. Only before anyone claimed: 1 when done,
  * else 0.
  */
