@@ -3,32 +3,22 @@
 #include "startup/claim.h"
 
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
 #include "base/libc.h"
+#include "elf/dynsym.h"
 #include "arch/arch.h"
 #include "base/sys.h"
 #include "proc/readable.h"
 
-#ifndef MADV_WIPEONFORK
-#define MADV_WIPEONFORK 18 /* Linux 4.14 */
-#endif
-
 /*
  * The holder: the address of a thread-local object of the holding thread (unique among live
- * threads, known without a system call), NULL while free. In a page of its own, which the quiet
- * start-up asks the kernel to wipe in a fork child (MADV_WIPEONFORK): a child forked while
- * another thread of its parent held the claim finds it free and starts over. Aligned to 64 KiB,
- * the largest page size the architectures have, so that the advice holds whatever the page size;
- * only the first page is ever touched.
+ * threads, known without a system call), NULL while free. The quiet start-up has libc clear it in
+ * a fork child (claim_child): a child forked while another thread of its parent held it, or in a
+ * handler that interrupted this thread's first read, finds it free and starts over.
  */
-#define HOLDER_ALIGN 65536
-static unsigned char holder_space[2 * HOLDER_ALIGN]
-	__attribute__((aligned(64), section(FR_ARCH_PAGE_SECTION(holder_space))));
-#define holder_page ((void *)(((uintptr_t)holder_space + HOLDER_ALIGN - 1) & ~(uintptr_t)(HOLDER_ALIGN - 1)))
-#define holder (*(const void **)holder_page)
+static const void *holder;
 
 static __thread char thread_mark __attribute__((tls_model(FR_TLS_MODEL)));
 /* This thread's mark, in the frame of its latest claim: read only on this thread. */
@@ -106,12 +96,18 @@ int fr_claim(struct fr_claim_mark *m)
 	return 1;
 }
 
+/* libc's fork child handler: the child's only thread starts over whoever held the claim. */
+static void claim_child(void)
+{
+	__atomic_store_n(&holder, NULL, __ATOMIC_RELAXED);
+}
+
 int fr_claim_quietly(void)
 {
 	if (__atomic_load_n(&holder, __ATOMIC_ACQUIRE) != NULL)
 		return 0;
-	/* Where the kernel cannot (before 4.14), such a child's calls go to the real vDSO. */
-	fr_sys_madvise(holder_page, HOLDER_ALIGN, MADV_WIPEONFORK);
+	/* Where libc's handler cannot be had, such a child's calls go to the real vDSO. */
+	fr_libc_atfork_child(claim_child);
 	__atomic_store_n(&quiet, 1, __ATOMIC_RELEASE);
 	return 1;
 }

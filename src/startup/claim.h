@@ -19,20 +19,19 @@ struct fr_claim_mark {
  * way at once, their call going to the real vDSO at the vDSO's cost. m lives in the caller's
  * frame until it publishes: a later call on the holder's thread that finds the holder's call gone
  * (a handler siglongjmp'd out of it: see claim.c) takes the claim back; so does a fork child
- * whose parent's other thread held it (by process id; quietly, the kernel wipes the claim in the
- * child where it can).
+ * whose parent's other thread held it (by process id; quietly, libc's fork handler clears the
+ * claim in the child where it can be had).
  */
 int fr_claim(struct fr_claim_mark *m);
 
 /*
  * For a start-up that waits for the first RAW read (startup/start.h), which a seccomp filter
  * installed meanwhile may meet: from now on a claim asks the kernel nothing (no getpid; only
- * taking a claim back after a jump asks whether the thread is on its alternate stack). The claim
- * then sits in a page the kernel wipes in a fork child (MADV_WIPEONFORK, asked now), so a child
- * forked while another thread of its parent held it starts over; where the kernel cannot (before
- * 4.14), the child gives way for good and its RAW calls go to the real
- * vDSO, at the vDSO's cost, and no call is ever wrong. Only before anyone claimed: 1 when done,
- * else 0.
+ * taking a claim back after a jump asks whether the thread is on its alternate stack). A fork
+ * handler registered with libc now clears the claim in every child of libc's fork, so a child
+ * forked while another thread of its parent held it starts over; a child made otherwise (a raw
+ * clone) gives way for good and its RAW calls go to the real vDSO, at the vDSO's cost, and no
+ * call is ever wrong. Only before anyone claimed: 1 when done, else 0.
  */
 int fr_claim_quietly(void);
 
