@@ -12,10 +12,10 @@
 # configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
 # arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
 # nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
-# aarch64/kernels; default ~/.cache/fastraw-matrix). Linux 4.19, which Debian's archive no longer
-# has, and RHEL 8's kernel shape boot from prebuilt images ($FASTRAW_SHARED_KERNELS/4.19/bzImage
-# and .../rhel8-shape/bzImage, default ../shared/kernels/ beside the project); without one its
-# configurations are skipped and the others run. -j runs that many guests
+# aarch64/kernels; default ~/.cache/fastraw-matrix; RHEL 8.10's shape is Debian's 5.10 relabelled,
+# scripts/matrix-relabel.sh). Linux 4.19, which Debian's archive no longer has, boots from a
+# prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default ../shared/kernels/ beside the
+# project); without it its configurations are skipped and the others run. -j runs that many guests
 # at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
 # given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
 # and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.

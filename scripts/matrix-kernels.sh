@@ -5,7 +5,8 @@
 # Sourced by kernel-matrix.sh, which sets CACHE, MIRROR, SECURITY_MIRROR, KEYRING, KARCH (Debian's
 # name of the guests' architecture: amd64 or arm64) and say().
 # The machine's own apt sources are never read or changed: a sources list of our own (bookworm
-# and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x), package lists and a
+# and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x, and for amd64 bullseye
+# and bullseye-security for 5.10, which el8.10 relabels: matrix-relabel.sh), package lists and a
 # package cache live under $KCACHE/apt, and apt-get is pointed at them with -o options. KCACHE is
 # $CACHE for amd64 kernels and $CACHE/aarch64/kernels for arm64's (beside scripts/aarch64.sh's
 # sysroot), whose apt configuration names arm64 (and reads no dpkg status: the machine's is not
@@ -41,6 +42,10 @@ apt_private() {
 		deb [${opt}signed-by=$KEYRING] $SECURITY_MIRROR bookworm-security main
 		deb [${opt}signed-by=$KEYRING] $MIRROR sid main
 		deb [${opt}signed-by=$KEYRING] $MIRROR experimental main
+	EOF
+	[ "$KARCH" != amd64 ] || cat >>"$d/sources.list" <<-EOF
+		deb [signed-by=$KEYRING] $MIRROR bullseye main
+		deb [signed-by=$KEYRING] $SECURITY_MIRROR bullseye-security main
 	EOF
 	APT_PRIVATE=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=-
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache")
@@ -84,6 +89,44 @@ unpack_vmlinuz() {
 	echo "$KCACHE/vmlinuz-$release"
 }
 
+# shellcheck source=scripts/matrix-relabel.sh
+. "$FR_MATRIX_ROOT/scripts/matrix-relabel.sh"
+
+# RHEL 8.10's shape (el8.10): Debian bullseye's newest 5.10 cloud kernel, unpacked to its vmlinux
+# and relabelled 4.18.0-553.el8_10.x86_64 (matrix-relabel.sh), cached as
+# $KCACHE/vmlinux-<Debian's release>-as-<that release>. Where the mirror lacks the newest
+# package (a lagging one answers 404), the next older ones are tried.
+EL8_RELEASE=4.18.0-553.el8_10.x86_64
+el8_kernel() {
+	local found pkg tmp image from
+	found=$(cd "$KCACHE" && ls -1 vmlinux-5.10.0-*-as-$EL8_RELEASE 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$found" ]; then
+		echo "$KCACHE/$found"
+		return 0
+	fi
+	apt_private && apt_private_update || return 1
+	for pkg in $(apt-cache "${APT_PRIVATE[@]}" pkgnames linux-image-5.10.0 2>/dev/null |
+		grep -E '^linux-image-5\.10\.0-[0-9]+-cloud-amd64-unsigned$' | sort -rV | head -n 5); do
+		tmp=$(mktemp -d "$KCACHE/fetch.XXXXXX")
+		say "fetching $pkg" >&2
+		if (cd "$tmp" && apt-get "${APT_PRIVATE[@]}" download "$pkg" >/dev/null 2>&1) &&
+			image=$(unpack_vmlinuz "$tmp"/*.deb "$tmp"); then
+			from=${image##*/vmlinuz-}
+			say "relabelling Linux $from as $EL8_RELEASE" >&2
+			found=$KCACHE/vmlinux-$from-as-$EL8_RELEASE
+			if relabelled_kernel "$image" "$from" "$EL8_RELEASE" "$found"; then
+				rm -rf "$tmp" "$image"
+				echo "$found"
+				return 0
+			fi
+			rm -rf "$tmp" "$image"
+			return 1
+		fi
+		rm -rf "$tmp"
+	done
+	return 1
+}
+
 # Kernels Debian's archive does not have (before 5.3), built from public source and kept beside the
 # project: $FASTRAW_SHARED_KERNELS/<series>/bzImage (default ../shared/kernels/). Prints the image's
 # path; 1 when it is not there (its configurations are then skipped, the others still run).
@@ -97,13 +140,13 @@ shared_kernel_for() {
 
 # Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's.
 is_shared_series() {
-	case "$1" in 4.19 | rhel8-shape | el7) return 0 ;; esac
+	case "$1" in 4.19 | el7) return 0 ;; esac
 	return 1
 }
 
 # The cached vmlinuz of a kernel series, fetched when there is none yet: the newest 6.1.0-N and
 # 6.12.N of bookworm(-security), the newest 7.2.N in sid and 7.3* in experimental, all of
-# Debian's cloud flavour for $KARCH.
+# Debian's cloud flavour for $KARCH; el8.10's relabelled vmlinux (el8_kernel, amd64).
 kernel_for() {
 	local series=$1 a=$KARCH glob prefix regex pkg tmp found
 	if is_shared_series "$series"; then
@@ -111,6 +154,7 @@ kernel_for() {
 		return
 	fi
 	case "$series" in
+	el8.10) mkdir -p "$KCACHE" && el8_kernel; return ;;
 	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex="^linux-image-6\\.1\\.0-[0-9]+-cloud-$a-unsigned\$" ;;
 	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex="^linux-image-6\\.12\\.[0-9]+\\+deb[0-9]+-cloud-$a-unsigned\$" ;;
 	7.2) glob='vmlinuz-7.2.*' prefix=linux-binary-unsigned-7.2 regex="^linux-binary-unsigned-7\\.2\\.[0-9]+\\+deb[0-9]+-cloud-$a\$" ;;

@@ -18,8 +18,8 @@ report_config() {
 	want=$(tr ',' '\n' <<<"$suites" | wc -l)
 	done_line=$(grep -o 'FRMATRIX: done pass=[0-9]* fail=[0-9]*' "$log" | tail -n 1 || true)
 	{ read -r machine; read -r shown; } < <(guest_machine "$log" "$cpu")
-	# The library's view: clock mode, counter and active, or why it passes through.
-	lib=$(sed -n 's/^fastraw\[[0-9]*\] [^:]*: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
+	# The library's view: era (marked when assumed), clock mode, counter and active, or why it passes through.
+	lib=$(sed -n -e 's/ era=\([^ ]*\) (assumed: .*) clock=/ era=\1(assumed) clock=/' -e 's/^fastraw\[[0-9]*\] [^:]*: kernel=[^ ]* era=\([^ ]*\) clock=\([^ ]*\) counter=\([^ ]*\) \(.*\)/era=\1 clock=\2 counter=\3 \4/p' "$log" | head -n 1)
 	speed=$(sed -n 's/^FRMATRIX: speed .* factor=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 	oracle=$(grep -o 'oracle: counter=.*' "$log" | head -n 1 || true)
 	[ -n "$oracle" ] || oracle="oracle: no summary line ($(grep -c '^SKIP: oracle' "$log" || true) SKIP lines)"

@@ -145,7 +145,10 @@ target_compile_definitions(e2e_loop_raise PRIVATE FR_LOOP_RAISE)
 target_link_libraries(e2e_loop_raise PRIVATE ${CMAKE_DL_LIBS} fastraw_warnings)
 fr_add_e2e_probe(jumps e2e/probe_jumps.c)
 target_link_libraries(e2e_probe_jumps PRIVATE e2e_loop_raise)
-fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps)
+# The same interposer in a coroutine abandoned by siglongjmp, whose stack is then unmapped.
+fr_add_e2e_probe(coroutine e2e/probe_coroutine.c)
+target_link_libraries(e2e_probe_coroutine PRIVATE e2e_loop_raise)
+fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps coroutine)
 
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
 # the launcher; then the real neighbours, faketime and an AddressSanitizer program.
@@ -204,6 +207,11 @@ fr_add_e2e_probe(dlmopen e2e/probe_dlmopen.c)
 # Opens libe2e_ctor.so beside itself in a thread.
 fr_add_e2e_probe(firstcall e2e/probe_firstcall.c)
 fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen firstcall)
+# The first RAW read where it can hurt: the environment changed before it, a jump out of it, a
+# fork during it, a small stack under it.
+fr_add_e2e_probe(firstread e2e/probe_firstread.c)
+target_link_libraries(e2e_probe_firstread PRIVATE rt)
+fr_add_e2e_test(e2e_firstread firstread)
 add_dependencies(test_e2e_host e2e_ctor)
 
 # Two copies of the library (two files) in one process, in every way they meet: one live copy.
@@ -231,8 +239,19 @@ fr_add_e2e_probe(plugin_nopie e2e/probe_plugin.c)
 target_compile_options(e2e_probe_plugin_nopie PRIVATE -fno-pie)
 target_link_options(e2e_probe_plugin_nopie PRIVATE -no-pie)
 fr_add_e2e_probe(dlerror e2e/probe_dlerror.c)
+# RTLD_NEXT lookups from every place in the loader's list (nextpos_lib.c): a library before libc,
+# one after it (the probe links libc between them) and a dlopen'd one.
+foreach(pos mid late open)
+  add_library(e2e_nextpos_${pos} SHARED e2e/nextpos_lib.c)
+  target_compile_definitions(e2e_nextpos_${pos} PRIVATE NEXTPOS_FN=nextpos_${pos})
+  target_link_libraries(e2e_nextpos_${pos} PRIVATE ${CMAKE_DL_LIBS})
+endforeach()
+fr_add_e2e_probe(nextpos e2e/probe_nextpos.c)
+target_link_libraries(e2e_probe_nextpos PRIVATE e2e_nextpos_mid c e2e_nextpos_late)
 fr_add_e2e_test(e2e_plugin plugin plugin_nopie)
-fr_add_e2e_test(e2e_dlerror dlerror)
+fr_add_e2e_test(e2e_dlerror dlerror nextpos)
+add_dependencies(test_e2e_dlerror e2e_nextpos_open)
+set_property(TEST e2e_dlerror APPEND PROPERTY ENVIRONMENT "FR_NEXTPOS_OPEN=$<TARGET_FILE:e2e_nextpos_open>")
 foreach(t e2e_plugin e2e_dlerror)
   add_dependencies(test_${t} e2e_plugin e2e_chain e2e_chain_nodlsym fastraw-launcher)
   set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT

@@ -104,6 +104,10 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_READERS(X)                        X(raw name, now name, rules, field shift, counter
  *                                             read) for each reader pair the eras need, the
  *                                             names written out: exact/fastpath.c builds those
+ *   int fr_arch_code_masks_counter(p, n)      1 when n bytes of the vDSO's clock_gettime
+ *                                             mask the counter with S64_MAX (x86 6.5+), else 0:
+ *                                             what tells eras that read one page apart
+ *                                             (startup/locate.c)
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where

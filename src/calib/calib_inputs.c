@@ -6,14 +6,18 @@
 #include "kdata/kdata.h"
 #include "exact/fastpath.h"
 #include "proc/readfile.h"
+#include "base/pages.h"
 
 const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_gtod *g)
 {
 	/*
-	 * On the caller's stack: racing initialisers may run this at once. The first CPU's block of
-	 * cpuinfo fits in 4 KiB (the rest is not needed); x86's command line is at most 2 KiB.
+	 * Static, not on the stack of a first RAW read that may run in a signal handler on a small
+	 * alternate stack: only the holder of start-up's claim runs this (startup/claim.h), and the
+	 * tools, single-threaded. The first CPU's block of cpuinfo fits in 4 KiB (the rest is not
+	 * needed); x86's command line is at most 2 KiB.
 	 */
-	char avail[256], cpuinfo[4096], cmdline[2048];
+	static char avail[256] FR_LATE_STATIC(cal_avail), cpuinfo[4096] FR_LATE_STATIC(cal_cpuinfo),
+		cmdline[2048] FR_LATE_STATIC(cal_cmdline);
 	int a, c, l, kernel_counter = g ? g->tsc : -1;
 
 	/* kernel_counter: the kernel's own verdict, its vDSO reads the TSC only while its clocksource is the TSC. */

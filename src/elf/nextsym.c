@@ -174,6 +174,25 @@ static void note_copy(struct chain_walk *c, const struct dl_phdr_info *info)
 	}
 }
 
+/*
+ * Whether our entry is in the default namespace's list (ld.so's _r_debug, one for every
+ * namespace): a copy that dlmopen loaded into a namespace of its own stands before that
+ * namespace's libc, yet was not loaded at start. Called under the loader's lock (from a
+ * dl_iterate_phdr callback); 1 when that list cannot be read.
+ */
+static int self_in_default_namespace(void)
+{
+	const struct r_debug *r = fr_rdebug();
+	uintptr_t bias = fr_self_bias();
+
+	if (!r || !bias)
+		return 1;
+	for (const struct link_map *m = r->r_map; m; m = m->l_next)
+		if (m->l_addr == bias)
+			return 1;
+	return 0;
+}
+
 static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct chain_walk *c = arg;
@@ -182,7 +201,8 @@ static int chain_visit(struct dl_phdr_info *info, size_t size, void *arg)
 	(void)size;
 	if (!c->self_at_start) {
 		if (fr_phdr_is_self(info)) {
-			c->self_at_start = 1;
+			/* In another namespace: as a dlopen'd copy, libc alone follows. */
+			c->self_at_start = self_in_default_namespace();
 			return 0;
 		}
 		if (!fr_phdr_is_libc(info)) {
@@ -431,12 +451,85 @@ void *fr_next_sym_late(const char *name)
 
 /*
  * Where an address lies in the loader's list relative to our entry, by one walk: before it
- * (the vDSO included), after it up to libc's, or neither.
+ * (the vDSO included), after it up to libc's, in an object loaded at start after libc's, or
+ * none of these.
+ *
+ * Objects loaded at start come first in the list, in the loader's breadth-first order, and what
+ * dlopen added follows them; past libc, an entry is one of the former while some entry before it
+ * names it in a DT_NEEDED entry. The walk notes those names (pointers into the objects' own
+ * string tables), up to PLACE_NEEDED of them; past that it cannot tell, and says neither.
  */
+#define PLACE_NEEDED 64
+
 struct place {
 	const void *addr;
-	int after_self, before, after;
+	int after_self, before, after, past_libc, late, full;
+	int nneeded;
+	const char *needed[PLACE_NEEDED];
 };
+
+/* The entry's dynamic section and string table; -1 without them. */
+static int dyn_of(const struct dl_phdr_info *info, const ElfW(Dyn) **dyn, const char **strtab)
+{
+	struct fr_elfsyms s;
+
+	*dyn = NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			*dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	if (!*dyn || fr_elfsyms_from_phdrs(info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, &s) != 0)
+		return -1;
+	*strtab = s.strtab;
+	return 0;
+}
+
+static void note_needed(struct place *p, const struct dl_phdr_info *info)
+{
+	const ElfW(Dyn) *d;
+	const char *str;
+
+	if (dyn_of(info, &d, &str) != 0)
+		return;
+	for (; d->d_tag != DT_NULL; d++) {
+		if (d->d_tag != DT_NEEDED)
+			continue;
+		if (p->nneeded == PLACE_NEEDED) {
+			p->full = 1;
+			return;
+		}
+		p->needed[p->nneeded++] = str + d->d_un.d_val;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = path;
+
+	for (; *path; path++)
+		if (*path == '/')
+			b = path + 1;
+	return b;
+}
+
+/* Whether a DT_NEEDED entry noted so far names this entry: by its path, its file name or its DT_SONAME. */
+static int is_needed(const struct place *p, const struct dl_phdr_info *info)
+{
+	const char *name = info->dlpi_name ? info->dlpi_name : "", *soname = NULL, *str;
+	const ElfW(Dyn) *d;
+
+	if (dyn_of(info, &d, &str) == 0)
+		for (; d->d_tag != DT_NULL; d++)
+			if (d->d_tag == DT_SONAME)
+				soname = str + d->d_un.d_val;
+	for (int i = 0; i < p->nneeded; i++) {
+		const char *n = p->needed[i];
+
+		if ((*name && fr_streq(n, name)) || (soname && fr_streq(n, soname)) ||
+		    (*name && base_name(n) == n && fr_streq(n, base_name(name))))
+			return 1;
+	}
+	return 0;
+}
 
 static int place_visit(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -446,32 +539,45 @@ static int place_visit(struct dl_phdr_info *info, size_t size, void *arg)
 	if (!p->after_self) {
 		if (fr_phdr_is_self(info)) {
 			p->after_self = 1;
+			note_needed(p, info);
 			/* An address already placed before us cannot lie after us as well. */
 			return p->before;
 		}
 		if (fr_phdr_contains(info, p->addr))
 			p->before = 1;
+		note_needed(p, info);
 		/* libc before us: we were dlopen'd, and no address is before or after us. */
 		return fr_phdr_is_libc(info);
 	}
 	if (fr_phdr_is_vdso(info))
 		return 0;
+	if (!p->past_libc) {
+		if (fr_phdr_contains(info, p->addr))
+			return p->after = 1;
+		note_needed(p, info);
+		p->past_libc = fr_phdr_is_libc(info);
+		return p->full;
+	}
+	/* Past libc: loaded at start while an entry before it needs it; the first that none needs ends those. */
+	if (fr_phdr_is_self(info) || !is_needed(p, info))
+		return 1;
 	if (fr_phdr_contains(info, p->addr))
-		return p->after = 1;
-	return fr_phdr_is_libc(info);
+		return p->late = 1;
+	note_needed(p, info);
+	return p->full;
 }
 
 enum fr_place fr_place_of(const void *addr)
 {
 	fr_iterate_fn iterate = fr_dl_iterate_phdr();
-	struct place p = { addr, 0, 0, 0 };
+	struct place p = { .addr = addr };
 
 	if (!iterate)
 		return FR_PLACE_UNKNOWN;
 	iterate(place_visit, &p);
 	if (!p.after_self)
 		return FR_PLACE_NEITHER;
-	return p.before ? FR_PLACE_BEFORE : p.after ? FR_PLACE_AFTER : FR_PLACE_NEITHER;
+	return p.before ? FR_PLACE_BEFORE : p.after ? FR_PLACE_AFTER : p.late ? FR_PLACE_LATE : FR_PLACE_NEITHER;
 }
 
 const char *fr_chain_problem(void)

@@ -90,8 +90,9 @@ int fr_self_loaded_at_start(void);
 enum fr_place {
 	FR_PLACE_BEFORE,  /* in an object before ours: the program, earlier LD_PRELOAD entries, the vDSO */
 	FR_PLACE_AFTER,   /* in an object after ours, up to libc (a later interposer, a dependency, libc) */
-	FR_PLACE_NEITHER, /* libfastraw itself, an object after libc, outside every object loaded at
-			     start (a dlopen'd one, generated code); always when this object was dlopen'd */
+	FR_PLACE_LATE,    /* in an object loaded at start after libc (linked after it: -lc -lB) */
+	FR_PLACE_NEITHER, /* libfastraw itself, outside every object loaded at start (a dlopen'd
+			     one, generated code); always when this object was dlopen'd */
 	FR_PLACE_UNKNOWN, /* the list cannot be walked */
 };
 

@@ -82,3 +82,18 @@ void *fr_vdso_sym(const void *base, const char *name, const char *version)
 		record_range((uintptr_t)base, end);
 	return fr_elfsyms_lookup(&s, name, version);
 }
+
+const uint8_t *fr_vdso_code(const void *base, const char *name, const char *version, size_t *size)
+{
+	struct fr_elfsyms s;
+	uintptr_t end = fr_elf_image_end(base), at;
+	long i;
+
+	if (!end || fr_vdso_open(base, &s) != 0 || (i = fr_elfsyms_find(&s, name, version)) < 0)
+		return NULL;
+	at = s.bias + s.symtab[i].st_value;
+	*size = s.symtab[i].st_size;
+	if (!*size || at < (uintptr_t)base || at >= end || *size > end - at)
+		return NULL;
+	return (const uint8_t *)at;
+}

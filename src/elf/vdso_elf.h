@@ -33,6 +33,12 @@ int fr_vdso_range(uintptr_t *lo, uintptr_t *hi);
  */
 void *fr_vdso_sym(const void *base, const char *name, const char *version);
 
+/*
+ * The code of the function name@version in the vDSO image at base, its st_size bytes in *size,
+ * or NULL as fr_vdso_sym, and when the symbol has no size or its bytes lie outside the image.
+ */
+const uint8_t *fr_vdso_code(const void *base, const char *name, const char *version, size_t *size);
+
 #pragma GCC visibility pop
 
 #endif

@@ -98,7 +98,9 @@ enum clock_way {
  *   definition after it is ours or that of an interposer between us. The loader passes over our
  *   unversioned definition when dlvsym asks for a version, so dlvsym looks up from here instead:
  *   it lands on what follows us, libc's becoming ours;
- * - neither (a dlopen'd object and its constructor, an object after libc, generated code): the
+ * - after libc, loaded at start (linked after it): the caller's frame. The loader searches
+ *   what follows the caller in the list of objects loaded at start, where neither we nor libc are;
+ * - neither (a dlopen'd object and its constructor, generated code): the
  *   loader searches the caller's own dependencies, libc in the end, which we cannot see. What
  *   we find after us is what our clock_gettime goes on to, so finding either name at all gives
  *   ours: everyone but a later interposer gets the fast path.
@@ -111,6 +113,7 @@ static enum clock_way clock_way(void *handle, const void *caller, int versioned)
 		return CLOCK_REPLACED;
 	switch (fr_place_of(caller)) {
 	case FR_PLACE_AFTER:
+	case FR_PLACE_LATE:
 		return CLOCK_BY_CALLER;
 	case FR_PLACE_BEFORE:
 		return versioned ? CLOCK_REPLACED : CLOCK_BY_CALLER;

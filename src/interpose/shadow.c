@@ -23,10 +23,10 @@ static int state = SHADOW_IDLE;
 
 static int wanted(void)
 {
-	struct fr_env env;
+	struct fr_env scratch;
+	const struct fr_env *env = fr_env_get(&scratch);
 
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
-	return env.shadow_vdso && !env.disable;
+	return env->shadow_vdso && !env->disable;
 }
 
 static int is_clock(const char *name)

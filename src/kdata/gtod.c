@@ -12,9 +12,9 @@
  * (seqcount_t, then a clock struct starting at +8) to the 3.16 one (unsigned seq, vclock_mode at
  * +4) at 3.15 or 3.16: docs/kernel-data.md §2.2 leaves that boundary unverified, so 3.15 is
  * given the 3.10 layout here and fr_gtod_read's plausibility checks must catch a wrong guess.
- * A release only suggests a layout: distribution kernels carry later ones under older numbers
- * (RHEL 8's 4.18.0-*.el8 has the 4.20 shape; a 3.10 debug kernel moves every field by 32), which
- * is why fr_gtod_read_any lets the page decide.
+ * A release only suggests a layout: distribution kernels may carry later ones under older
+ * numbers, and a 3.10 debug kernel moves every field by 32, which is why fr_gtod_read_any lets
+ * the page decide.
  */
 int fr_gtod_era_for_release(const char *release)
 {
@@ -60,7 +60,7 @@ int fr_gtod_era_for_release(const char *release)
  *     wall_time_snsec 32, wall_time_sec 40, the monotonic pair 48, wall_time_coarse_sec 64,
  *     wall_time_coarse_nsec 72.
  *   4.20-5.2: the same up to shift, then basetime[clock id] {sec, nsec} from 32: REALTIME at
- *     32/40, REALTIME_COARSE (5) at 112/120. RHEL 8's kernels carry this shape under 4.18.
+ *     32/40, REALTIME_COARSE (5) at 112/120.
  * Each update writes the realtime base (xtime_sec, xtime_nsec) and its coarse copy (xtime_sec,
  * xtime_nsec >> shift) in one seqcount window, so within one read they agree at the right
  * offsets and almost never at another layout's (docs/kernel-data.md §2.8).

@@ -7,19 +7,21 @@
 #include "report/errfd.h"
 #include "report/log.h"
 
-static __thread const struct fr_depth *innermost __attribute__((tls_model(FR_TLS_MODEL)));
+/*
+ * The stack positions of the forwarding calls under way on this thread, outermost first. They are
+ * kept here, off the stack, and are only compared, never read through: a record left in a frame
+ * that is gone (a coroutine's stack unmapped after a siglongjmp out of it) cannot be reached.
+ */
+static __thread struct {
+	uintptr_t at[FR_DEPTH_MAX];
+	unsigned n;
+} live __attribute__((tls_model(FR_TLS_MODEL)));
 static unsigned early_depth;
-
-/* What a live record's check word holds: its own address, scrambled, so that zeroed or reused stack memory does not pass. */
-static uintptr_t check_of(const struct fr_depth *d)
-{
-	return (uintptr_t)d ^ (uintptr_t)0x9e3779b97f4a7c15ull;
-}
 
 int fr_depth_enter(struct fr_depth *saved)
 {
-	const struct fr_depth *t;
-	unsigned n = 1;
+	uintptr_t sp = (uintptr_t)saved;
+	unsigned n;
 
 	if (!fr_relocated()) {
 		saved->n = 0;
@@ -28,18 +30,25 @@ int fr_depth_enter(struct fr_depth *saved)
 		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	t = innermost;
-	/* Stacks grow down: a live record above this frame belongs to a call this one is nested in. */
-	if (t && (uintptr_t)t > (uintptr_t)saved && t->check == check_of(t))
-		n = t->n + 1;
-	if (n > FR_DEPTH_MAX)
+	/*
+	 * Stacks grow down: a call under way above this frame is one this call is nested in; one at
+	 * or below it was left by a jump out of it (siglongjmp) and is over.
+	 */
+	n = live.n;
+	while (n > 0 && live.at[n - 1] <= sp)
+		n--;
+	if (n >= FR_DEPTH_MAX)
 		return 0;
-	saved->up = t;
 	saved->n = n;
-	saved->check = check_of(saved);
-	/* A handler that runs before the store sees the record of the call this one is nested in. */
+	/*
+	 * A handler that runs between these stores sees the calls this one is nested in; one that
+	 * wrote its own position into the slot meanwhile left it for this call to write again.
+	 */
+	live.at[n] = sp;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	innermost = saved;
+	live.n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	live.at[n] = sp;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return 1;
 }
@@ -51,10 +60,9 @@ void fr_depth_leave(struct fr_depth *saved)
 		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	innermost = saved->up;
+	/* The calls nested in this one are over too, those left by jumps included. */
+	live.n = saved->n;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	/* A record whose call returned is never taken for a live one. */
-	saved->check = 0;
 }
 
 int fr_depth_debug;

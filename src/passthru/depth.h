@@ -14,24 +14,22 @@
  * another library re-exporting libc's names, a copy that chains back) would otherwise go round
  * for ever: a tail jump spins, a call overflows the stack. Legitimate nesting is shallow: a
  * signal handler that reads the clock while an interposer after us runs adds one level. The
- * bound leaves room for records left behind by siglongjmp that no later call wrote over (see
- * below), and keeps a loop's stack within a few kilobytes, a small sigaltstack's size.
+ * bound leaves room for records left behind by siglongjmp that no later call from higher up
+ * dropped (see below), and keeps a loop's stack within a few kilobytes, a small sigaltstack's size.
  */
 #define FR_DEPTH_MAX 16
 #define FR_DEPTH_MAX_TEXT "16"
 
 /*
- * One forwarding call's record, in the frame of the call it stands for: the record of the call it
- * is nested in (the thread's innermost one when it was entered), how deep it is, and a check
- * word that only a live record keeps. The thread's innermost record is trusted only when it lies
- * above the new call's frame on the stack (stacks grow down) and its check word holds: a call
- * that never returned here (a signal handler siglongjmp'd out of it) left a record that either
- * lies below the frames of later calls from higher up, or whose memory the later calls'
- * frames have written over. A lost level is then never counted against later calls.
+ * One forwarding call's record, in the frame of the call it stands for: how many calls were under
+ * way on the thread when it was entered. The thread's own list (depth.c, thread-local, off the
+ * stack) holds each call's stack position, and is only compared with later positions, never read
+ * through: a call whose position lies above the new call's frame (stacks grow down) is one it is
+ * nested in; one at or below it never returned here (a signal handler siglongjmp'd out of it) and
+ * is dropped. A lost level is then never counted against later calls, and a frame that is gone
+ * (a coroutine's stack unmapped) is never read.
  */
 struct fr_depth {
-	const struct fr_depth *up;
-	uintptr_t check;
 	unsigned n;
 };
 

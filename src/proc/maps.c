@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "base/pages.h"
 #include "proc/readfile.h"
 
 static uintptr_t parse_hex(const char *s, const char *end)
@@ -139,7 +140,11 @@ static long take_lines(void *ctx, char *buf, size_t have, int end)
 
 int fr_maps_read(struct fr_maps *out)
 {
-	char buf[2048];
+	/*
+	 * Static, off the stack of a first RAW read in a signal handler: in the library only the
+	 * holder of start-up's claim reads the maps (startup/claim.h).
+	 */
+	static char buf[2048] FR_LATE_STATIC(maps_buf);
 	struct maps_reading r = { out, sizeof(buf), 0 };
 
 	memset(out, 0, sizeof(*out));

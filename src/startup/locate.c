@@ -64,9 +64,53 @@ static const char *try_layout(const struct fr_layout *lay, const struct fr_where
 	return strict ? fr_kdata_check_strict(kd) : fr_kdata_check(kd);
 }
 
+/* Whether two layouts read a page alike: the same places and offsets (their delta rules may differ). */
+static int reads_alike(const struct fr_layout *a, const struct fr_layout *b)
+{
+	return a->pages_below == b->pages_below && a->data_off == b->data_off && a->clock_size == b->clock_size &&
+	       a->field_shift == b->field_shift && a->hrtimer_off == b->hrtimer_off &&
+	       a->timens_page == b->timens_page && a->timens_mode == b->timens_mode && a->vclock_page == b->vclock_page;
+}
+
+/* What the vDSO's code of an era's delta rules does with the counter (rawmath.h: 6.5 added the mask). */
+static enum fr_code_mask rules_code(enum fr_rules rules)
+{
+	switch (rules) {
+	case FR_RULES_5_3:
+		return FR_CODE_NO_MASK;
+	case FR_RULES_6_5:
+	case FR_RULES_6_10:
+		return FR_CODE_MASKS;
+	default:
+		return FR_CODE_UNKNOWN;
+	}
+}
+
+/*
+ * 1 when another layout reads the page as lay does: code then tells them apart (0 when unknown).
+ * 2 when the code refutes lay: such a layout has the rules the code has, and lay has not.
+ */
+static int code_decides(const struct fr_layout *lay, enum fr_code_mask code)
+{
+	int twin = 0;
+
+	for (unsigned i = 0; fr_layout_newest(i); i++) {
+		const struct fr_layout *o = fr_layout_newest(i);
+
+		if (o == lay || !reads_alike(o, lay) || rules_code(o->rules) == rules_code(lay->rules))
+			continue;
+		if (code == FR_CODE_UNKNOWN)
+			return 0;
+		twin = 1;
+		if (rules_code(o->rules) == code && rules_code(lay->rules) != code)
+			return 2;
+	}
+	return twin;
+}
+
 /* pick->note for a layout taken against the release's word. */
 static void note_assumed(struct fr_pick *pick, const char *release, enum fr_release_kind kind,
-			 const struct fr_layout *own, const char *own_fail)
+			 const struct fr_layout *own, const char *own_fail, enum fr_code_mask code)
 {
 	struct fr_line t;
 
@@ -102,6 +146,10 @@ static void note_assumed(struct fr_pick *pick, const char *release, enum fr_rele
 		break;
 	}
 	fr_line_add(&t, "; page and vDSO agree");
+	if (code == FR_CODE_MASKS)
+		fr_line_add(&t, "; its code masks the counter with S64_MAX");
+	else if (code == FR_CODE_NO_MASK)
+		fr_line_add(&t, "; its code does not mask the counter with S64_MAX");
 	fr_line_copy(&t, pick->note, sizeof(pick->note));
 }
 
@@ -149,7 +197,7 @@ static const char *locate_in(const char *release, const struct fr_where *w, fr_j
 	enum fr_release_kind kind;
 	const struct fr_layout *own, *lay, *judged = NULL;
 	const char *base, *why, *judge_why = NULL, *newest_why = NULL;
-	int shape, tried = 0;
+	int shape, tried = 0, decides;
 
 	pick->era = "none";
 	pick->assumed = 0;
@@ -182,12 +230,16 @@ static const char *locate_in(const char *release, const struct fr_where *w, fr_j
 			newest_why = why;
 		if (why)
 			continue;
+		/* A layout reading the page alike, with the delta rules of the vDSO's code, comes later. */
+		decides = code_decides(lay, w->code);
+		if (decides == 2)
+			continue;
 		why = judge(kd, ctx);
 		if (!why) {
 			pick->era = lay->name;
 			pick->assumed = 1;
 			pick->judged = 1;
-			note_assumed(pick, release, kind, own, base);
+			note_assumed(pick, release, kind, own, base, decides ? w->code : FR_CODE_UNKNOWN);
 			return NULL;
 		}
 		if (!judged) {
@@ -209,6 +261,18 @@ const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge
 	return why;
 }
 
+/* What the vDSO's clock_gettime at vdso does with the counter: its code scanned (fr_arch_code_masks_counter). */
+static enum fr_code_mask code_read(uintptr_t vdso)
+{
+	size_t n = 0;
+	const uint8_t *p = vdso ? fr_vdso_code((const void *)vdso, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION, &n)
+				: NULL;
+
+	if (!p)
+		return FR_CODE_UNKNOWN;
+	return fr_arch_code_masks_counter(p, n) ? FR_CODE_MASKS : FR_CODE_NO_MASK;
+}
+
 void fr_where_read(struct fr_where *w)
 {
 	struct fr_maps maps;
@@ -222,6 +286,9 @@ void fr_where_read(struct fr_where *w)
 	} else {
 		w->vdso = (uintptr_t)fr_vdso_base();
 	}
+	/* The image libc was given: the maps' [vdso] is the same one unless the program moved it. */
+	if (w->vdso && w->vdso == (uintptr_t)fr_vdso_base())
+		w->code = code_read(w->vdso);
 }
 
 /* What fr_self_test needs besides the pages. */

@@ -12,12 +12,20 @@
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
-/* Where the vDSO's mappings are. */
+/* What the vDSO's clock_gettime code says of the counter's S64_MAX mask (fr_arch_code_masks_counter). */
+enum fr_code_mask {
+	FR_CODE_UNKNOWN = 0, /* not read: no vDSO, no such symbol */
+	FR_CODE_MASKS,       /* masks it: the 6.5+ delta rules */
+	FR_CODE_NO_MASK,     /* does not: the 5.3-6.4 rules */
+};
+
+/* Where the vDSO's mappings are, and what its code says. */
 struct fr_where {
 	uintptr_t vdso;        /* [vdso] (AT_SYSINFO_EHDR); 0: no vDSO */
 	uintptr_t vvar;        /* [vvar]; 0 when absent or unknown */
 	uintptr_t vvar_vclock; /* [vvar_vclock]; 0 when absent or unknown */
 	int from_maps;         /* 1: read from /proc/self/maps, so the distances are facts */
+	enum fr_code_mask code; /* tells apart layouts that read one page alike */
 };
 
 /* The final judge of a layout that the release does not name: NULL when the fast path on kd
@@ -38,13 +46,15 @@ struct fr_pick {
  * page checks pass (its self-test is the caller's). Otherwise, and only with /proc/self/maps,
  * other layouts are tried newest first (for a release newer than FR_NEWEST_KNOWN only the
  * newest): the first whose strict page checks (fr_kdata_check_strict) and judge pass is taken,
- * with pick->assumed set and pick->note saying why. Returns NULL, or why the pages cannot be
- * used (kd is then zeroed); the reason may point into pick->why.
+ * with pick->assumed set and pick->note saying why. Of two layouts that read the page alike and
+ * differ in their delta rules (x86's 5.7-6.4 and 6.5-6.9), the one w->code names is taken;
+ * newest first when the code was not read. Returns NULL, or why the pages cannot be used (kd is
+ * then zeroed); the reason may point into pick->why.
  */
 const char *fr_locate_in(const char *release, const struct fr_where *w, fr_judge_fn judge, void *ctx,
 			 struct fr_kdata *kd, struct fr_pick *pick);
 
-/* This process's mappings: /proc/self/maps, else only AT_SYSINFO_EHDR. */
+/* This process's mappings: /proc/self/maps, else only AT_SYSINFO_EHDR; and w->code from its vDSO. */
 void fr_where_read(struct fr_where *w);
 
 /*

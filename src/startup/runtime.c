@@ -34,20 +34,46 @@
 extern char **environ;
 
 /*
- * The environment. In an executable's preinit array (before libc's own start-up) environ is
- * still NULL, but the kernel's initial stack already holds it, right after argv.
+ * The environment the process started with: the kernel's initial stack holds it right after argv,
+ * whatever the program did to environ since (clearenv, putenv, setenv of a new name), and also
+ * before libc's start-up has set environ (a preinit array). environ where the stack's end is
+ * unknown (musl, which sets environ before any code of ours runs).
  */
-char **fr_environment(void)
+static char **start_environment(void)
 {
-	void *end;
+	void *end = fr_stack_end();
 	char **argv;
 	long argc;
 
-	if (environ || !(end = fr_stack_end()))
+	if (!end)
 		return environ;
 	argc = *(long *)end;
 	argv = (char **)end + 1;
 	return argv + argc + 1;
+}
+
+/*
+ * The configuration: FASTRAW_* parsed once, by the constructor (before main) or by whichever call
+ * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
+ * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
+ */
+enum { ENV_NONE, ENV_PARSING, ENV_KEPT };
+static int env_state;
+static struct fr_env env_kept;
+
+const struct fr_env *fr_env_get(struct fr_env *scratch)
+{
+	int expected = ENV_NONE;
+
+	if (__atomic_load_n(&env_state, __ATOMIC_ACQUIRE) == ENV_KEPT)
+		return &env_kept;
+	if (!__atomic_compare_exchange_n(&env_state, &expected, ENV_PARSING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), scratch);
+		return scratch;
+	}
+	fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), &env_kept);
+	__atomic_store_n(&env_state, ENV_KEPT, __ATOMIC_RELEASE);
+	return &env_kept;
 }
 
 static int raw_pass(struct timespec *ts)
@@ -104,7 +130,7 @@ int fr_raw_first(struct timespec *ts)
 
 fr_raw_fn fr_raw;
 
-/* Everything initialisation decides, computed on the caller's stack. */
+/* Everything initialisation decides: computed by the claim's holder, into a static (below). */
 struct plan {
 	struct fr_env env;
 	struct fr_cpu_features cpu;
@@ -123,6 +149,7 @@ static const char *release_seam;
 
 static void plan_make(struct plan *p, fr_real_fn real)
 {
+	const struct fr_env *env;
 	struct fr_gtod g, *gtod;
 	const char *why, *eligible;
 	int located = 0;
@@ -135,7 +162,9 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		p->st.release = release_seam;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &p->env);
+	env = fr_env_get(&p->env);
+	if (env != &p->env)
+		p->env = *env;
 	fr_cpu_probe(&p->cpu);
 	p->st.counter = fr_choose_counter(&p->env, &p->cpu, &p->ordered_missing);
 	if (p->env.disable)
@@ -197,7 +226,7 @@ static void report_clocks(const struct fr_status *st)
 	fr_line_emit(&l);
 }
 
-static void report(const struct plan *p, const struct fr_status *st)
+static __attribute__((noinline)) void report(const struct plan *p, const struct fr_status *st)
 {
 	struct fr_line l;
 	const char *why;
@@ -226,7 +255,7 @@ static void report(const struct plan *p, const struct fr_status *st)
 		fr_line_emit(&l);
 	}
 	if (p->gtod_era >= 0 && p->gtod_era != fr_gtod_era_for_release(p->st.release)) {
-		/* A vendor kernel with a later layout than its number (RHEL 8's 4.18): the page wins. */
+		/* A vendor kernel with a later layout than its number: the page wins. */
 		fr_line_start(&l);
 		fr_line_add(&l, "gtod page: the ");
 		fr_line_add(&l, fr_gtod_era_name(p->gtod_era));
@@ -304,9 +333,8 @@ int fr_syscall_mode(void)
 
 	if (s && s->syscall_mode != FR_RAW_MODE_UNKNOWN)
 		return s->syscall_mode;
-	/* Not decided yet (or a later copy, which decides nothing): racers read the same environment. */
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
-	return syscall_mode_of(&env);
+	/* Not decided yet (or a later copy, which decides nothing): the configuration read at start. */
+	return syscall_mode_of(fr_env_get(&env));
 }
 
 /* What a later copy of the library publishes: the first copy decides, prints and counts for it. */
@@ -339,10 +367,16 @@ static void publish(const struct fr_state *s)
 	__atomic_store_n(&fr_raw, s->raw, __ATOMIC_RELEASE);
 }
 
+/*
+ * The plan, written only by the claim's holder (startup/claim.h): off the stack, so that the first
+ * RAW read, which may run in a signal handler on a small alternate stack, needs little of it.
+ */
+static struct plan plan FR_LATE_STATIC(plan);
+
 /* The work of fr_init; errno is the caller's business. */
 static void init_once(void)
 {
-	struct plan p;
+	struct fr_claim_mark mark;
 	fr_real_fn real;
 
 	/*
@@ -353,6 +387,14 @@ static void init_once(void)
 		publish(&later_copy_state);
 		return;
 	}
+	/*
+	 * One initialiser at a time, before any work: another thread, or a handler nested in this
+	 * call, gives way at once and its call goes to the real vDSO at the vDSO's cost. After a
+	 * jump out of the holder its thread takes the claim back; a fork child starts over. A
+	 * handler that claimed and published while this call was on its way here: nothing left to do.
+	 */
+	if (!fr_claim(&mark) || fr_state_published())
+		return;
 	real = fr_real_get();
 	/*
 	 * The constructor found the vDSO's entry (startup/start.h); the program may have unmapped the
@@ -361,49 +403,49 @@ static void init_once(void)
 	 */
 	if (real.call != fr_real_sys().call && fr_word_readable((const volatile void *)real.call) == 0)
 		real = (fr_real_fn){ fr_sys_clock_gettime_after_vdso };
-	plan_make(&p, real);
-	/* The winner writes the state the fast path reads before the release store that publishes it. */
-	if (!fr_claim())
-		return;
-	fr_kd = p.kd;
-	state.syscall_mode = syscall_mode_of(&p.env);
-	state.uts = p.uts;
-	state.st = p.st;
-	state.st.release = p.st.release == p.uts.release ? state.uts.release : p.st.release;
+	plan_make(&plan, real);
+	/* The holder writes the state the fast path reads before the release store that publishes it. */
+	fr_kd = plan.kd;
+	state.syscall_mode = syscall_mode_of(&plan.env);
+	state.uts = plan.uts;
+	state.st = plan.st;
+	state.st.release = plan.st.release == plan.uts.release ? state.uts.release : plan.st.release;
 	/* A composed reason lives in the plan's pick: point at the published copy. */
-	if (p.st.reason == p.st.pick.why)
+	if (plan.st.reason == plan.st.pick.why)
 		state.st.reason = state.st.pick.why;
-	if (p.st.calibrated)
-		fr_cal_setup(p.seed.mult);
-	entries(&p, &state);
+	if (plan.st.calibrated)
+		fr_cal_setup(plan.seed.mult);
+	entries(&plan, &state);
 	/*
 	 * Before any line: which file fd 2 is, if anything is to be printed (the loader's list is
 	 * walked only then). A copy loaded with the program notes it now; a dlopen'd one cannot
 	 * know the stderr the process started with.
 	 */
-	if (p.env.nwarn || p.ordered_missing || p.env.debug || p.env.stats) {
+	if (plan.env.nwarn || plan.ordered_missing || plan.env.debug || plan.env.stats) {
 		fr_errfd_note(fr_self_loaded_at_start());
 		fr_line_program_from(fr_program_name);
 	}
-	if (p.env.stats) {
+	if (plan.env.stats) {
 		fr_stats_atfork_via(fr_libc_atfork_child);
 		state.raw = fr_stats_start(state.raw);
 		fr_pass_count();
 	}
 	/* After the counting wrapper: the dispatcher passes what it does not serve on to it. */
-	state.st.clocks_wanted = p.env.clocks;
-	state.st.clocks_why = p.st.calibrated ? fr_served_why_not(0, 1, p.env.clocks) : p.clocks_why;
+	state.st.clocks_wanted = plan.env.clocks;
+	state.st.clocks_why = plan.st.calibrated ? fr_served_why_not(0, 1, plan.env.clocks) : plan.clocks_why;
 	if (!state.st.clocks_why) {
-		state.st.clocks = fr_served_start(p.kd.lay, p.st.counter, p.env.clocks, p.env.stats);
+		state.st.clocks = fr_served_start(plan.kd.lay, plan.st.counter, plan.env.clocks, plan.env.stats);
 		if (!state.st.clocks)
 			state.st.clocks_why = "this era has no reader for them";
 	}
 	/* After the readers' publication (fr_served_read checks it again): syscall()'s stub serves them. */
 	if (state.syscall_mode == FR_RAW_MODE_ON)
 		__atomic_store_n(&fr_syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_depth_debug, p.env.debug, __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_depth_debug, plan.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
-	report(&p, &state.st);
+	/* Only when there is something to say: report's line buffers are a kilobyte of stack. */
+	if (plan.env.nwarn || plan.ordered_missing || plan.env.debug)
+		report(&plan, &state.st);
 }
 
 void fr_init(void)

@@ -71,8 +71,15 @@ struct fr_status {
 	const char *clocks_why;        /* why those wanted are not served, or NULL */
 };
 
-/* The process environment, also before libc's start-up has set environ (a preinit array). */
-char **fr_environment(void);
+struct fr_env;
+
+/*
+ * FASTRAW_*, read once from the environment the process started with (the initial stack's, not
+ * environ as it is now) by the constructor, before main, and never again: clearenv, putenv and
+ * setenv change nothing here. The kept configuration, or scratch filled with the same when
+ * another caller is parsing it this instant.
+ */
+const struct fr_env *fr_env_get(struct fr_env *scratch);
 
 /* Runs initialisation if no one has yet; safe from constructors, signal handlers and threads. */
 void fr_init(void);

@@ -43,15 +43,17 @@ static int asks_now(const struct fr_env *e)
 void fr_start(void)
 {
 	enum fr_release_kind kind = FR_REL_UNPARSED;
-	struct fr_env env;
+	struct fr_env scratch;
+	const struct fr_env *env;
 	const char *why;
 	int saved;
 
 	if (!fr_relocated() || fr_state_published())
 		return;
 	saved = errno;
-	fr_env_parse(fr_environment(), (int)fr_auxval(AT_SECURE), &env);
-	if (!asks_now(&env) && fr_sys_uname(&kept_uts) == 0) {
+	/* The configuration is read here, before main, once (startup/runtime.h). */
+	env = fr_env_get(&scratch);
+	if (!asks_now(env) && fr_sys_uname(&kept_uts) == 0) {
 		fr_layout_for_release_kind(kept_uts.release, &why, &kind);
 		__atomic_store_n(&uts_kept, 1, __ATOMIC_RELEASE);
 	}

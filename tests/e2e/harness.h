@@ -84,7 +84,7 @@ int e2e_cpu_has_ordered(void);
 const char *e2e_default_counter(void);
 
 /* Asserts that err holds exactly one FASTRAW_DEBUG line naming this kernel, an era that covers
-   it (or one marked "(assumed: ...)"), this clocksource, the given counter (NULL: the default) and ending in "active".
+   it (or one marked "(assumed: ...)"; FR_E2E_ERA's where set), this clocksource, the given counter (NULL: the default) and ending in "active".
    Where calibrated mode is expected (e2e_expect_calibrated) the line instead says era=none
    clock=unknown (no RAW data to read) and " counter=<counter> calibrated: seed ". */
 void e2e_assert_debug_active(const char *err, const char *counter);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Probe: libfastraw loaded into a new link-map namespace with dlmopen, each export called through that copy. */
+/* Probe: libfastraw loaded into a new link-map namespace with dlmopen (or with dlopen), each export called through that copy. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +13,8 @@
 
 int main(void)
 {
-	const char *lib = getenv("FR_DLMOPEN_LIB");
-	void *h = lib ? dlmopen(LM_ID_NEWLM, lib, RTLD_NOW | RTLD_LOCAL) : NULL;
+	const char *lib = getenv("FR_DLMOPEN_LIB"), *data = getenv("FR_DLMOPEN_DATA");
+	void *h;
 	int (*cg)(clockid_t, struct timespec *);
 	unsigned long (*aux)(unsigned long);
 	long (*sc)(long, ...);
@@ -22,6 +23,18 @@ int main(void)
 	struct timespec ts, k;
 	int rc;
 
+	/* A program that writes its data to fd 2: the copy must take it for no stderr of the process. */
+	if (data) {
+		int fd = open(data, O_WRONLY | O_APPEND);
+
+		if (fd < 0 || dup2(fd, 2) != 2)
+			return 2;
+		close(fd);
+	}
+	if (getenv("FR_DLMOPEN_PLAIN"))
+		h = lib ? dlopen(lib, RTLD_NOW | RTLD_LOCAL) : NULL;
+	else
+		h = lib ? dlmopen(LM_ID_NEWLM, lib, RTLD_NOW | RTLD_LOCAL) : NULL;
 	if (!h) {
 		printf("dlmopen failed: %s\n", dlerror());
 		return 1;

@@ -129,7 +129,7 @@ static const char *release_gtod_layout(const char *release)
 
 /*
  * The seed's layout on the debug line. It is FR_E2E_GTOD's where the configuration names the
- * layout its kernel has (the kernel matrix: RHEL 8's shape, 4.20-5.2 under a 4.18 release).
+ * layout its kernel has (the kernel matrix's gtod guests).
  * Where it is not the one the release implies, exactly one line says so; elsewhere none does.
  */
 static void assert_gtod_layout(const char *err, const char *line)

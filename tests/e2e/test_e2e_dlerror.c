@@ -144,6 +144,35 @@ START_TEST(dlerror_beside_interposer)
 }
 END_TEST
 
+/*
+ * dlsym and dlvsym by RTLD_NEXT from every place a caller can have in the loader's list answer
+ * as glibc alone does: found or not, and dlerror's text byte for byte. The program and a library
+ * before libc find the clock names (ours, where glibc gives libc's); a library linked after libc
+ * finds nothing after itself, as without us; a dlopen'd one finds libc's through its own
+ * dependencies.
+ */
+START_TEST(dlerror_next_every_place)
+{
+	const struct e2e_opts alone = { .no_preload = 1 };
+	const char *probe = e2e_need_env("FR_PROBE_NEXTPOS"), *opened = e2e_need_env("FR_NEXTPOS_OPEN");
+	struct e2e_result g, r;
+
+	e2e_run(&g, &alone, E2E_ARGV(probe, opened));
+	e2e_assert_ok(&g);
+	e2e_run(&r, NULL, E2E_ARGV(probe, opened));
+	e2e_assert_ok(&r);
+	e2e_assert_quiet(&r);
+	/* What the comparison relies on: glibc alone fails the lookups after libc, with a text. */
+	ck_assert_msg(strstr(g.out, "after_libc dlsym(clock_gettime) found=0 dlerror=") &&
+			      strstr(g.out, "dlopened dlsym(clock_gettime) found=1 dlerror=(none)\n"),
+		      "unexpected transcript:\n%.*s", E2E_SHOWN, g.out);
+	ck_assert_int_eq(e2e_count_lines_with(r.out, " found="), 24);
+	assert_same(g.out, r.out, "RTLD_NEXT from each place");
+	e2e_result_free(&g);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *dlerror_suite(void)
 {
 	Suite *s = suite_create("e2e_dlerror");
@@ -152,6 +181,7 @@ static Suite *dlerror_suite(void)
 	tcase_add_test(tc, dlerror_preloaded);
 	tcase_add_test(tc, dlerror_launcher);
 	tcase_add_test(tc, dlerror_beside_interposer);
+	tcase_add_test(tc, dlerror_next_every_place);
 	/*
 	 * Not beside a sanitizer runtime: it exports unversioned functions of its own (clock_gettime
 	 * among them) from an object with a version table, on which glibc alone faults the same way.

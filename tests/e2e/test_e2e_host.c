@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -175,6 +176,40 @@ START_TEST(dlmopen_namespace)
 END_TEST
 
 /*
+ * A copy loaded by dlmopen into a namespace of its own, where it stands before that namespace's
+ * libc, was not loaded at start: as a dlopen'd one, it writes no debug or stats line into the
+ * program's data file on fd 2 (a copy loaded after start-up writes only to a terminal).
+ */
+START_TEST(dlmopen_copy_keeps_out_of_fd2)
+{
+	char lib[4200], data[128], path[80];
+	struct e2e_result r;
+	struct stat st;
+	int fd;
+
+	if (sanitized())
+		return;
+	snprintf(lib, sizeof(lib), "FR_DLMOPEN_LIB=%s", e2e_need_env("FASTRAW_LIB"));
+	snprintf(path, sizeof(path), "/tmp/fr_dlmopen_data_XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(data, sizeof(data), "FR_DLMOPEN_DATA=%s", path);
+	for (int plain = 0; plain < 2; plain++) {
+		run(&r, "FR_PROBE_DLMOPEN", 0,
+		    plain ? E2E_ENV(lib, data, "FASTRAW_DEBUG=1", "FASTRAW_STATS=1", "FR_DLMOPEN_PLAIN=1")
+			  : E2E_ENV(lib, data, "FASTRAW_DEBUG=1", "FASTRAW_STATS=1"));
+		ck_assert_int_eq(e2e_int_value(r.out, "raw_rc"), 0);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_msg(st.st_size == 0, "%s: %lld bytes written into the program's fd 2", plain ? "dlopen" : "dlmopen",
+			      (long long)st.st_size);
+		e2e_result_free(&r);
+	}
+	unlink(path);
+}
+END_TEST
+
+/*
  * ld.so run as the program (`ld.so ./prog`): the kernel then gives AT_BASE 0, and the exports
  * called before relocation must find the loader another way. The same answers as without us.
  */
@@ -261,6 +296,7 @@ static Suite *host_suite(void)
 	tcase_add_test(tc, moved_library_negative_bias);
 	tcase_add_test(tc, moved_library_positive_bias);
 	tcase_add_test(tc, dlmopen_namespace);
+	tcase_add_test(tc, dlmopen_copy_keeps_out_of_fd2);
 	tcase_add_test(tc, ifunc_resolvers_under_ldso_as_program);
 	tcase_add_test(tc, debug_line_under_ldso_as_program);
 	tcase_add_test(tc, first_calls_where_the_loader_lock_is_held);

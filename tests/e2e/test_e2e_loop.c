@@ -105,6 +105,26 @@ START_TEST(loop_jumps_keep_interposer)
 }
 END_TEST
 
+/*
+ * A record of a forwarding call is never read once its frame is gone: a coroutine that a handler
+ * siglongjmps out of the interposer after libfastraw is abandoned and its stack unmapped; a
+ * second coroutine, on a stack below it, then calls through the interposer. Without libfastraw
+ * the program runs to the end too.
+ */
+START_TEST(loop_abandoned_coroutine)
+{
+	const struct e2e_opts opts = { .env = _i == 1 ? E2E_ENV("FASTRAW_DEBUG=1") : NULL, .no_preload = _i == 2 };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_COROUTINE")));
+	e2e_assert_ok(&r);
+	ck_assert_msg(strstr(r.out, "abandoned=1\n") && strstr(r.out, "later_calls=4\n"),
+		      "the calls after the abandoned coroutine failed:\n%.*s", E2E_SHOWN, r.out);
+	ck_assert_int_eq(e2e_count_lib_lines(r.err, "loop: "), 0);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *loop_suite(void)
 {
 	Suite *s = suite_create("e2e_loop");
@@ -114,6 +134,7 @@ static Suite *loop_suite(void)
 	tcase_add_loop_test(tc, loop_debug_says, 0, 2);
 	tcase_add_loop_test(tc, loop_libc_baseline, 0, 2);
 	tcase_add_loop_test(tc, loop_jumps_keep_interposer, 0, 3);
+	tcase_add_loop_test(tc, loop_abandoned_coroutine, 0, 3);
 	return s;
 }
 

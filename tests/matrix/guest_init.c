@@ -39,6 +39,9 @@
  *   FR_MATRIX_LATENCY      nonzero: before the suites, fastraw-latency (the manifest's
  *                          FR_TOOL_LATENCY) on MONOTONIC_RAW without and with the library, and
  *                          their ratio, on one line (a measurement, not a test);
+ *   FR_E2E_ERA             passed on to the suites: the era of the data page of a kernel whose
+ *                          release names none ("5.7-6.4" under RHEL 8.10's 4.18), which every
+ *                          suite's debug-line check expects;
  *   FR_MATRIX_ENV          NAME: /matrix/env.NAME's "env NAME=VALUE" lines replace the manifest's
  *                          of the same name, or are added (the suites' probes built for another
  *                          userland, such as glibc 2.17's: scripts/matrix-glibc217.sh).
@@ -525,6 +528,7 @@ int main(void)
 	pass_on("FR_E2E_EXPECT");
 	pass_on("FR_E2E_GTOD");
 	pass_on("FR_E2E_CALIB_SECONDS");
+	pass_on("FR_E2E_ERA");
 	pass_on("PATH");
 	report_machine();
 	exclude_timens_cases();

@@ -67,7 +67,7 @@ struct k4_x_gtod { /* 3.16-4.19 */
 	int32_t tz_minuteswest, tz_dsttime;
 };
 
-struct k4_20_gtod { /* 4.20-5.2, and RHEL 8's 4.18.0-*.el8 */
+struct k4_20_gtod { /* 4.20-5.2 */
 	uint32_t seq;
 	int32_t vclock_mode;
 	uint64_t cycle_last, mask;

@@ -50,8 +50,8 @@ START_TEST(only_its_own_layout)
 END_TEST
 
 /*
- * The page decides, the release only suggests: a release of RHEL 8 (4.18) with the 4.20 shape
- * reads as 4.20-5.2, and the caller can tell the two disagree (out.era against the release's).
+ * The page decides, the release only suggests: a 4.18 release with the 4.20 shape (a vendor
+ * backport) reads as 4.20-5.2, and the caller can tell the two disagree (out.era against the release's).
  * The fields read come from the page's own layout: its realtime base is the one written.
  */
 START_TEST(page_over_release)

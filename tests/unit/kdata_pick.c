@@ -41,7 +41,7 @@ static const char *fake_judge(const struct fr_kdata *kd, void *ctx)
 static struct fr_where where_for(const struct synth *s, const char *as)
 {
 	const struct fr_layout *lay = fr_layout_by_name(as);
-	struct fr_where w = { 0, (uintptr_t)s->vvar, (uintptr_t)s->pv, 1 };
+	struct fr_where w = { 0, (uintptr_t)s->vvar, (uintptr_t)s->pv, 1, FR_CODE_UNKNOWN };
 
 	/* The vDSO address is only ever compared, never read. */
 	w.vdso = w.vvar + (uintptr_t)lay->pages_below * FR_PAGE_SIZE;
@@ -421,6 +421,110 @@ START_TEST(known_release_page_matches_nothing)
 }
 END_TEST
 
+/* The S64_MAX mask in vDSO code, and no false one (FRT_CODE_MASK_CASES: the architecture's encodings). */
+START_TEST(code_mask_found)
+{
+	static const struct {
+		uint8_t code[16];
+		size_t n;
+		int masks;
+	} cases[] = { FRT_CODE_MASK_CASES };
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ck_assert_msg(fr_arch_code_masks_counter(cases[k].code, cases[k].n) == cases[k].masks, "case %zu", k);
+		/* One byte short of the end never reads past it, nor finds what was cut off. */
+		if (cases[k].masks && cases[k].n == 5)
+			ck_assert_int_eq(fr_arch_code_masks_counter(cases[k].code, cases[k].n - 1), 0);
+	}
+	ck_assert_int_eq(fr_arch_code_masks_counter(NULL, 0), 0);
+}
+END_TEST
+
+/* Two eras that read one page alike and differ in their delta rules (x86: 5.7-6.4, 6.5-6.9), or -1. */
+static int twin_eras(int *newer)
+{
+	for (int i = 0; i < N_ERAS; i++)
+		for (int k = i + 1; k < N_ERAS; k++)
+			if (eras[i].raw == eras[k].raw && eras[i].size == eras[k].size && eras[i].has_max == eras[k].has_max &&
+			    eras[i].hrtimer == eras[k].hrtimer && eras[i].timens_page == eras[k].timens_page &&
+			    eras[i].timens_mode == eras[k].timens_mode && eras[i].below == eras[k].below &&
+			    eras[i].vclock == eras[k].vclock && eras[i].lib_rules != eras[k].lib_rules) {
+				*newer = k;
+				return i;
+			}
+	return -1;
+}
+
+/*
+ * Of two eras that read the page alike, a release naming neither takes the one whose rules the
+ * vDSO's code has (the masking one is the newer), newest first when the code was not read; the
+ * note says what the code showed. The arithmetic is the taken era's.
+ */
+START_TEST(code_tells_twins_apart)
+{
+	static const char masks[] = "; its code masks the counter with S64_MAX";
+	static const char keeps[] = "; its code does not mask the counter with S64_MAX";
+	const struct {
+		enum fr_code_mask code;
+		int newer; /* 1: the newer twin is taken */
+		const char *said;
+	} cases[] = { { FR_CODE_UNKNOWN, 1, "" }, { FR_CODE_MASKS, 1, masks }, { FR_CODE_NO_MASK, 0, keeps } };
+	int newer, older = twin_eras(&newer);
+	struct synth s;
+	struct fr_where w;
+	char want[240];
+
+	if (older < 0) {
+		printf("SKIP: code_tells_twins_apart: no two eras of this architecture read one page alike\n");
+		return;
+	}
+	kernel_pages(&s, older, &kernel_tsc);
+	w = where_for(&s, eras[older].name);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct era *e = &eras[cases[k].newer ? newer : older];
+		struct judge_log j = { 0, NULL, NULL };
+		struct fr_kdata kd;
+		struct fr_pick pick;
+
+		w.code = cases[k].code;
+		ck_assert_ptr_null(fr_locate_in(FRT_RELEASE_BEFORE_FIRST, &w, fake_judge, &j, &kd, &pick));
+		ck_assert_str_eq(pick.era, e->full);
+		ck_assert_int_eq(kd.lay->rules, e->lib_rules);
+		ck_assert_int_eq(pick.assumed, 1);
+		/* The refuted twin is never judged. */
+		ck_assert_int_eq(j.calls, 1);
+		ck_assert_str_eq(j.era, e->full);
+		if (FRT_RELEASE_BEFORE_FIRST_NOTE) {
+			snprintf(want, sizeof(want), "%s%s", FRT_RELEASE_BEFORE_FIRST_NOTE, cases[k].said);
+			ck_assert_str_eq(pick.note, want);
+		}
+		/* Where the vDSO disagrees with every era, nothing is taken. */
+		j.answer = "self-test against the vDSO failed";
+		ck_assert_ptr_nonnull(fr_locate_in(FRT_RELEASE_BEFORE_FIRST, &w, fake_judge, &j, &kd, &pick));
+		/* A release naming one of the twins keeps it, whatever the code: the release's word stands. */
+		j.answer = NULL;
+		ck_assert_ptr_null(fr_locate_in(eras[older].release, &w, fake_judge, &j, &kd, &pick));
+		ck_assert_str_eq(pick.era, eras[older].full);
+		ck_assert_int_eq(pick.assumed, 0);
+	}
+	synth_free(&s);
+	/* A page no other era reads alike: the code is not asked, the note does not mention it. */
+	kernel_pages(&s, N_ERAS - 1, &kernel_tsc);
+	w = where_for(&s, eras[N_ERAS - 1].name);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct judge_log j = { 0, NULL, NULL };
+		struct fr_kdata kd;
+		struct fr_pick pick;
+
+		w.code = cases[k].code;
+		ck_assert_ptr_null(fr_locate_in(FRT_RELEASE_BEFORE_FIRST, &w, fake_judge, &j, &kd, &pick));
+		ck_assert_str_eq(pick.era, eras[N_ERAS - 1].full);
+		ck_assert_ptr_null(strstr(pick.note, "its code"));
+	}
+	synth_free(&s);
+}
+END_TEST
+
 TCase *kdata_pick_tcase(void)
 {
 	TCase *tc = tcase_create("pick");
@@ -434,5 +538,7 @@ TCase *kdata_pick_tcase(void)
 	tcase_add_loop_test(tc, release_and_page_disagree, 0, N_ERAS);
 	tcase_add_test(tc, odd_releases);
 	tcase_add_test(tc, known_release_page_matches_nothing);
+	tcase_add_test(tc, code_mask_found);
+	tcase_add_test(tc, code_tells_twins_apart);
 	return tc;
 }

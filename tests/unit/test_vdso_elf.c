@@ -86,6 +86,26 @@ START_TEST(live_lookups)
 }
 END_TEST
 
+/* A function's code: where fr_vdso_sym puts it, its symbol's size, inside the image; none for others. */
+START_TEST(live_code)
+{
+	const char *base = live("live_code");
+	const uint8_t *code;
+	size_t n = 0, size;
+
+	if (!base)
+		return;
+	size = image_size(base);
+	code = fr_vdso_code(base, CG, VER, &n);
+	ck_assert_ptr_eq(code, fr_vdso_sym(base, CG, VER));
+	ck_assert_msg(n > 0 && (const char *)code + n <= base + size, "%zu bytes at +%td of a %zu-byte image", n,
+		      (const char *)code - base, size);
+	ck_assert_ptr_null(fr_vdso_code(base, CG "_nope", VER, &n));
+	ck_assert_ptr_null(fr_vdso_code(base, VER, NULL, &n));
+	ck_assert_ptr_null(fr_vdso_code(NULL, CG, VER, &n));
+}
+END_TEST
+
 START_TEST(live_function_works)
 {
 	const void *base = live("live_function_works");
@@ -283,6 +303,7 @@ static Suite *vdso_elf_suite(void)
 
 	tcase_add_test(tc, live_lookups);
 	tcase_add_test(tc, live_function_works);
+	tcase_add_test(tc, live_code);
 	tcase_add_test(tc, sysv_hash_only);
 	tcase_add_test(tc, gnu_hash_only);
 	tcase_add_test(tc, no_hash_table);

@@ -4,6 +4,7 @@
 #define FR_AARCH64_ABI_H
 
 #include <elf.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/auxv.h>
 
@@ -95,6 +96,14 @@ static inline void *fr_arch_ifunc_call(void *resolver)
  * before later ones, inner-shareable domain, loads only.
  */
 #define fr_arch_rmb() __asm__ volatile("dmb ishld" ::: "memory")
+
+/* Whether vDSO code masks the counter with S64_MAX: arm64's eras share one delta rule, never asked. */
+static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	return 0;
+}
 
 #pragma GCC visibility pop
 

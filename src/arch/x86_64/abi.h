@@ -4,6 +4,8 @@
 #define FR_X86_64_ABI_H
 
 #include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -50,6 +52,30 @@
 	X(raw_610_unordered, now_610_unordered, FR_RULES_6_10, 8, unordered)    \
 	X(raw_610_fenced, now_610_fenced, FR_RULES_6_10, 8, fenced)             \
 	X(raw_610_ordered, now_610_ordered, FR_RULES_6_10, 8, ordered)
+
+/*
+ * Whether the n bytes of vDSO code at p mask a 64-bit value with S64_MAX, as 6.5's vDSO does the
+ * counter (commit 77750f78b0b3, "x86/vdso: Fix gettimeofday masking", and 6.10's after it) and
+ * 5.3-6.4's does nowhere: 1 or 0. GCC writes the mask as "btr $63, r64" (REX.W, 0f ba, ModRM
+ * reg 6, 3f: so in Debian's 6.12 and 7.3) or with the constant itself, "movabs
+ * $0x7fffffffffffffff, r64" (REX.W b8+r and 8 bytes). The two eras that read the same page,
+ * 5.7-6.4 and 6.5-6.9, differ in that alone: a vendor kernel whose release names neither is told
+ * by its code (startup/locate.c).
+ */
+static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
+{
+	static const uint8_t s64_max[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f };
+
+	for (size_t i = 0; i + 5 <= n; i++) {
+		if ((p[i] & 0xf8) != 0x48)
+			continue;
+		if (p[i + 1] == 0x0f && p[i + 2] == 0xba && (p[i + 3] & 0xf8) == 0xf0 && p[i + 4] == 0x3f)
+			return 1;
+		if ((p[i + 1] & 0xf8) == 0xb8 && i + 10 <= n && __builtin_memcmp(p + i + 2, s64_max, 8) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 /* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
 #define FR_ARCH_HAS_GTOD 1

@@ -88,6 +88,8 @@ static inline int frt_cpu_has_ordered(void)
 /* A release before the first era and the note locate.c gives it (NULL: only its frame is checked). */
 #define FRT_RELEASE_BEFORE_FIRST "5.4.0-arm64"
 #define FRT_RELEASE_BEFORE_FIRST_NOTE NULL
+/* Code and fr_arch_code_masks_counter's answer: arm64's eras share one rule, so never a mask. */
+#define FRT_CODE_MASK_CASES { { 0x1f, 0x20, 0x03, 0xd5 }, 4, 0 }, { { 0x48, 0x0f, 0xba, 0xf0, 0x3f }, 5, 0 }
 
 /* Kernel releases and the era each takes: 6.17+ to 7.3 (7.2 and 7.3 measured), 6.15-6.16, 5.10-6.14 (6.1 and 6.12 measured). */
 #define FRT_RELEASE_ERAS                                                                                    \

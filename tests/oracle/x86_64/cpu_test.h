@@ -88,6 +88,23 @@ static inline int frt_cpu_has_ordered(void)
 #define FRT_RELEASE_BEFORE_FIRST "4.18.0-553.el8_10.x86_64"
 #define FRT_RELEASE_BEFORE_FIRST_NOTE "assumed: release 4.18 says no RAW data (before 5.3); page and vDSO agree"
 
+/*
+ * Code and whether fr_arch_code_masks_counter finds an S64_MAX mask in it: the counter masks of
+ * Debian's 6.12 and 7.3 vDSOs (btr $63 of rdx, of rax), the constant loaded into rax and r9,
+ * and what is no such mask: 6.10's bit-62 test (bt $62, rdx), btr of bit 62, btr $63 of a 32-bit
+ * register (no REX.W), the all-ones constant, a btr cut off at the end, and 5.10's sign test of
+ * the counter (test rax, rax; js).
+ */
+#define FRT_CODE_MASK_CASES                                                                               \
+	{ { 0x0f, 0x31, 0x48, 0xc1, 0xe2, 0x20, 0x48, 0x09, 0xc2, 0x48, 0x0f, 0xba, 0xf2, 0x3f }, 14, 1 },    \
+		{ { 0x90, 0x48, 0x0f, 0xba, 0xf0, 0x3f, 0xc3 }, 7, 1 },                                      \
+		{ { 0x48, 0xb8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f }, 10, 1 },                  \
+		{ { 0x49, 0xb9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x4c, 0x21, 0xc8 }, 13, 1 }, \
+		{ { 0x48, 0x0f, 0xba, 0xe2, 0x3e, 0x72, 0x10 }, 7, 0 },                                      \
+		{ { 0x48, 0x0f, 0xba, 0xf2, 0x3e }, 5, 0 }, { { 0x0f, 0xba, 0xf0, 0x3f, 0x90 }, 5, 0 },      \
+		{ { 0x48, 0xb8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, 10, 0 },                  \
+		{ { 0x90, 0x48, 0x0f, 0xba, 0xf0 }, 5, 0 }, { { 0x48, 0x85, 0xc0, 0x78, 0x62 }, 5, 0 }
+
 /* Kernel releases and the era each takes (6.19-7.3: the 6.17 layout, 7.2.13 and 7.3-rc7 measured). */
 #define FRT_RELEASE_ERAS                                                                                    \
 	{ "7.3", "6.17+" }, { "7.3-cloud-amd64", "6.17+" }, { "7.3.0-rc7", "6.17+" },                         \

@@ -204,7 +204,7 @@ const char *vcopy_open(struct vcopy *vc, int *fatal)
 	struct fr_kdata kd;
 	struct sigaction sa;
 	struct utsname u;
-	const char *why;
+	const char *why, *base;
 	struct fr_pick pick;
 	size_t vdso_pages;
 
@@ -223,13 +223,14 @@ const char *vcopy_open(struct vcopy *vc, int *fatal)
 		return "no vDSO in this process";
 	if (uname(&u) != 0)
 		return "uname failed";
-	if (!fr_layout_for_release(u.release, &why) && !strncmp(why, "kernel before 5.3", 17))
-		return why;
-	/* From here on a vDSO with RAW data exists: anything that stops the oracle is a failure. */
-	*fatal = 1;
 	/* The library's own choice of layout (also one its page and vDSO prove for a release it
 	   does not know), judged with the ordered read every x86_64 CPU has. */
 	why = fr_locate(u.release, fr_counter_for(FR_CTR_FENCED), fr_real_get(), &kd, &pick);
+	/* A release before 5.3 whose page proves no layout has no RAW data (RHEL 8.4+'s 4.18 has). */
+	if (why && !fr_layout_for_release(u.release, &base) && !strncmp(base, "kernel before 5.3", 17))
+		return base;
+	/* From here on a vDSO with RAW data exists: anything that stops the oracle is a failure. */
+	*fatal = 1;
 	if (why)
 		return why;
 	vdso_pages = oimg_pages(vdso);

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* End-to-end: the process's first RAW read never hurts the host: the configuration is the one it started with, a jump out of the read or a fork during it leaves a working library, a small stack suffices. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static void run_probe(struct e2e_result *r, const char *const *env, const char *const argv[])
+{
+	const struct e2e_opts opts = { .env = env };
+
+	e2e_run(r, &opts, argv);
+	e2e_assert_ok(r);
+}
+
+static const char *value_of(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+
+	ck_assert_msg(p != NULL, "no %s in:\n%.*s", key, E2E_SHOWN, out);
+	return p + strlen(key);
+}
+
+/*
+ * FASTRAW_DISABLE=1 and FASTRAW_SOURCE=off hold although the program clears its environment
+ * before its first RAW read: the configuration is read once, before main.
+ */
+START_TEST(clearenv_keeps_configuration)
+{
+	static const char *const settings[] = { "FASTRAW_DISABLE=1", "FASTRAW_SOURCE=off" };
+	static const char *const reasons[] = { "reason=disabled by FASTRAW_DISABLE\n", "reason=disabled by FASTRAW_SOURCE=off\n" };
+	struct e2e_result r;
+
+	run_probe(&r, E2E_ENV(settings[_i]), E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "clearenv"));
+	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "info_rc"), 0);
+	ck_assert_int_eq(e2e_int_value(r.out, "active"), 0);
+	ck_assert_msg(strstr(r.out, reasons[_i]), "%s lost after clearenv:\n%.*s", settings[_i], E2E_SHOWN, r.out);
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * Variables the program puts into its environment for its children (FASTRAW_SOURCE=calibrated,
+ * FASTRAW_DEBUG=1, FASTRAW_DISABLE=1) change nothing in the program itself: no line, no switch.
+ */
+START_TEST(putenv_changes_nothing)
+{
+	struct e2e_result r;
+
+	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "putenv"));
+	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "info_rc"), 0);
+	e2e_assert_quiet(&r);
+	ck_assert_msg(!strstr(r.out, "reason=disabled by FASTRAW_DISABLE\n"), "putenv switched the program:\n%.*s",
+		      E2E_SHOWN, r.out);
+	if (!e2e_expect_calibrated())
+		ck_assert_msg(strncmp(value_of(r.out, "source="), "calibrated\n", 11) != 0,
+			      "putenv switched the program to calibrated mode:\n%.*s", E2E_SHOWN, r.out);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * A handler siglongjmps out of the first RAW read, a timer landing it anywhere in the read (one
+ * child process per delay): every child's later reads are right and fastraw_info answers.
+ */
+START_TEST(jump_out_of_first_read)
+{
+	struct e2e_result r;
+
+	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "jump", "400"));
+	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
+	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "fastraw_info failed for good after a jump:\n%.*s", E2E_SHOWN,
+		      r.out);
+	printf("jump_out_of_first_read: %lld of 400 children jumped out of the first read\n",
+	       (long long)e2e_int_value(r.out, "jumped"));
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * A fork during the first RAW read: from a handler that a timer lands anywhere in the read (one
+ * process per delay), and from the main thread while another thread makes the read. Each child
+ * reads RAW right and fastraw_info answers: it starts over, where the parent's read never ends.
+ */
+START_TEST(fork_during_first_read)
+{
+	struct e2e_result r;
+
+	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "forkin", "400"));
+	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
+	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "a fork child's fastraw_info failed for good:\n%.*s", E2E_SHOWN,
+		      r.out);
+	printf("fork_during_first_read: %lld of 400 forked inside the first read\n",
+	       (long long)e2e_int_value(r.out, "forked"));
+	e2e_result_free(&r);
+	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "fork", "300"));
+	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
+	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "a fork child's fastraw_info failed for good:\n%.*s", E2E_SHOWN,
+		      r.out);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * The first RAW read in a handler on an alternate stack that leaves 1 KiB beyond what a handler
+ * reading the vDSO's clock uses there (the kernel's signal frame, MINSIGSTKSZ or more, included),
+ * with a guard page below it, and on a thread with a 16 KiB stack; with FASTRAW_DISABLE=1 too.
+ * The probe measures both uses on a painted stack; the program alone runs the same.
+ */
+START_TEST(first_read_on_small_stacks)
+{
+	const char *const *envs[] = { NULL, E2E_ENV("FASTRAW_DISABLE=1") };
+	const char *first = getenv("FR_PRELOAD_FIRST");
+	struct e2e_result r;
+
+	/* Instrumented code's frames carry redzones: the budget is the ordinary build's. */
+	if (first && *first) {
+		printf("first_read_on_small_stacks: skipped in a sanitizer build\n");
+		return;
+	}
+	for (int e = 0; e < 2; e++) {
+		run_probe(&r, envs[e], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "altstack"));
+		printf("first_read_on_small_stacks%s: the first read used %lld bytes more than a vDSO read\n",
+		       e ? " (FASTRAW_DISABLE=1)" : "", (long long)e2e_int_value(r.out, "first_read_more"));
+		ck_assert_int_le(e2e_int_value(r.out, "first_read_more"), 1024);
+		ck_assert_msg(strstr(r.out, "handler_ok=1\n"), "the first read overflowed the alternate stack:\n%.*s",
+			      E2E_SHOWN, r.out);
+		e2e_result_free(&r);
+		run_probe(&r, envs[e], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "thread16k"));
+		ck_assert_int_eq(e2e_int_value(r.out, "thread_ok"), 1);
+		e2e_result_free(&r);
+	}
+}
+END_TEST
+
+static Suite *firstread_suite(void)
+{
+	Suite *s = suite_create("e2e_firstread");
+	TCase *tc = e2e_tcase(s, "firstread");
+
+	tcase_add_loop_test(tc, clearenv_keeps_configuration, 0, 2);
+	tcase_add_test(tc, putenv_changes_nothing);
+	tcase_add_test(tc, jump_out_of_first_read);
+	tcase_add_test(tc, fork_during_first_read);
+	tcase_add_test(tc, first_read_on_small_stacks);
+	return s;
+}
+
+int main(void)
+{
+	return fr_run_suite(firstread_suite());
+}
