@@ -383,17 +383,20 @@ static void report_library(void)
 
 /*
  * The mean nanoseconds between consecutive MONOTONIC_RAW reads by fastraw-latency, under
- * LD_PRELOAD=lib when lib is not NULL: its "sum: NS" lines over LATENCY_RUNS repeats of
- * LATENCY_SAMPLES reads (whole repeats, so fractions of a nanosecond count). -1 when it failed.
+ * LD_PRELOAD=lib when lib is not NULL: its "sum: NS" lines, one per repeat of LATENCY_SAMPLES
+ * reads, of the last LATENCY_KEPT of LATENCY_RUNS repeats (whole sums, so fractions of a
+ * nanosecond count). The first repeats are left out: calibrated mode answers from the kernel
+ * during its warm-up (up to 2 s), which is not the cost of a read after it. -1 when it failed.
  */
-#define LATENCY_SAMPLES 200000
-#define LATENCY_RUNS 5
+#define LATENCY_SAMPLES 1000000
+#define LATENCY_RUNS 8
+#define LATENCY_KEPT 3
 #define STR_(x) #x
 #define STR(x) STR_(x)
 static double latency_ns(const char *tool, const char *lib)
 {
 	char preload[LINE_MAX_LEN], line[256];
-	long long sum, total = 0;
+	long long sum, sums[LATENCY_RUNS], total = 0;
 	int fd[2], runs = 0, st;
 	pid_t pid;
 	FILE *f;
@@ -415,10 +418,8 @@ static double latency_ns(const char *tool, const char *lib)
 	close(fd[1]);
 	f = fdopen(fd[0], "r");
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "sum: %lld", &sum) == 1) {
-			total += sum;
-			runs++;
-		}
+		if (sscanf(line, "sum: %lld", &sum) == 1 && runs < LATENCY_RUNS)
+			sums[runs++] = sum;
 	if (f)
 		fclose(f);
 	else
@@ -430,7 +431,9 @@ static double latency_ns(const char *tool, const char *lib)
 			return -1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || runs != LATENCY_RUNS)
 		return -1;
-	return (double)total / ((double)runs * (LATENCY_SAMPLES - 1));
+	for (int i = LATENCY_RUNS - LATENCY_KEPT; i < LATENCY_RUNS; i++)
+		total += sums[i];
+	return (double)total / ((double)LATENCY_KEPT * (LATENCY_SAMPLES - 1));
 }
 
 /* The report's own measurement (FR_MATRIX_LATENCY): a call's cost without and with the library. */
@@ -449,8 +452,8 @@ static void report_latency(void)
 		say("latency: fastraw-latency failed (without %.1f, with %.1f)", without, with);
 		return;
 	}
-	say("latency MONOTONIC_RAW without=%.1fns with=%.1fns ratio=%.2f (fastraw-latency -n %d -r %d, auto mode)",
-	    without, with, without / with, LATENCY_SAMPLES, LATENCY_RUNS);
+	say("latency MONOTONIC_RAW without=%.1fns with=%.1fns ratio=%.2f (fastraw-latency -n %d -r %d, the last %d; auto mode)",
+	    without, with, without / with, LATENCY_SAMPLES, LATENCY_RUNS, LATENCY_KEPT);
 }
 
 /*
