@@ -40,6 +40,18 @@ TSC_OPTS="clocksource=tsc tsc=reliable"
 GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib,e2e_lookup
 # FR_E2E_GTOD (a boot option init passes on) names the layout e2e_calib must see on the debug line.
 GTOD_419_OPTS="$TSC_OPTS FR_E2E_GTOD=3.16-4.19"
+# RHEL 7.9 (3.10.0-1160.el7, a prebuilt image: $FASTRAW_SHARED_KERNELS/el7/bzImage): no RAW data,
+# the 3.10 gtod page at its fixed address (no [vvar]), read once the vDSO's own code proves it
+# mapped. On tsc its clock mode is TSC and auto runs calibrated mode by that verdict, seeded from
+# the page (FR_E2E_GTOD=3.10 on the debug line); e2e_calib's drift case follows the kernel's RAW,
+# which accumulates a truncated raw_interval before 4.13, for FR_E2E_CALIB_SECONDS; the guest
+# also measures fastraw-latency with and without the library (FR_MATRIX_LATENCY). el7-glibc217
+# runs e2e_clocks, e2e_lookup and e2e_calib's bound with probes built against glibc 2.17.
+# no_timer_check: under TCG on a loaded host 3.10's check_timer once panicked ("IO-APIC + timer
+# doesn't work!"); RHEL skips that check itself under KVM.
+EL7_OPTS="$TSC_OPTS no_timer_check FR_E2E_GTOD=3.10 FR_E2E_CALIB_SECONDS=60 FR_MATRIX_LATENCY=1"
+EL7_GLIBC217_OPTS="$TSC_OPTS no_timer_check FR_E2E_GTOD=3.10 FR_MATRIX_ENV=glibc217"
+EL7_GLIBC217_SUITES=e2e_clocks,e2e_lookup,e2e_calib:calib
 # RHEL 8.10's shape (Debian's 5.10 relabelled 4.18.0-553.el8_10.x86_64, matrix-relabel.sh): the
 # generic vDSO of 5.10's era under a 4.18 release, as RHEL 8.4-8.10 ship. The library assumes the
 # layout the page and the vDSO prove; FR_E2E_ERA names the era the debug line must say: 5.7-6.4,
@@ -65,6 +77,8 @@ CONFIGS_x86_64=(
 	"gtod-4.19|4.19|$GTOD_419_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
 	"el8.10-shape|el8.10|$EL8_OPTS|tsc|active|$ACTIVE_SUITES|0|max|2"
 	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
+	"el7|el7|$EL7_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
+	"el7-glibc217|el7|$EL7_GLIBC217_OPTS|tsc|calibrated|$EL7_GLIBC217_SUITES|0|max|2"
 )
 
 # arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through

@@ -34,6 +34,10 @@ stage_with_deps() {
 		stage_cross_deps "$root" "$file"
 		return
 	fi
+	# The interpreter the file names: for another glibc's probes (matrix-glibc217.sh) ldd shows
+	# the host's loader in its place ("/path/ld-2.17.so => /lib64/ld-linux-x86-64.so.2").
+	dep=$("$READELF" -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	[ -z "$dep" ] || [ ! -e "$dep" ] || copy_one "$root" "$dep"
 	# ldd prints "name => /path (addr)" and "/path/ld-linux... (addr)"; a static program has none.
 	while read -r dep; do
 		[ -n "$dep" ] || continue

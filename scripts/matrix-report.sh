@@ -12,7 +12,7 @@
 # every suite passed.
 report_config() {
 	local name=$1 suites=$2 cpu=$3 smp=$4 log=$work/$1.log.txt
-	local want done_line pass fail machine lib oracle secs why speed status=FAIL shown
+	local want done_line pass fail machine lib oracle secs why speed status=FAIL shown latency
 	tr -d '\r' <"$work/$name.log" >"$log" 2>/dev/null || : >"$log"
 	read -r secs why <"$work/$name.time"
 	want=$(tr ',' '\n' <<<"$suites" | wc -l)
@@ -32,6 +32,9 @@ report_config() {
 		"$([ -n "$done_line" ] || echo "  (no result: ${why:-crashed})")"
 	printf 'matrix: %-16s   library: %s\n' "" "${lib:-no FASTRAW_DEBUG line}"
 	printf 'matrix: %-16s   %s\n' "" "$oracle"
+	# The guest's own measurement, where it made one (FR_MATRIX_LATENCY): not part of the verdict.
+	latency=$(sed -n 's/^FRMATRIX: \(latency .*\)/\1/p' "$log" | head -n 1)
+	[ -z "$latency" ] || printf 'matrix: %-16s   %s\n' "" "$latency"
 	printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$name" "$status" "${machine%% *}" "${shown:-?}" \
 		"$(sed -n 's/.*clock=\([^ ]*\).*/\1/p' <<<"$lib")" "$(sed -n 's/.*counter=\([^ ]*\).*/\1/p' <<<"$lib")" \
 		"${pass:-0}/$want" "$secs" "$oracle" >"$work/$name.row"

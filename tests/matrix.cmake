@@ -50,6 +50,11 @@ foreach(t ${fr_all_tests})
     string(APPEND fr_manifest "env ${e}\n")
   endforeach()
 endforeach()
+# fastraw-latency, for the guests that measure a call's cost with and without the library
+# (FR_MATRIX_LATENCY): staged in the initramfs like every env path.
+if(TARGET fastraw-latency)
+  string(APPEND fr_manifest "env FR_TOOL_LATENCY=$<TARGET_FILE:fastraw-latency>\n")
+endif()
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/matrix/manifest CONTENT "${fr_manifest}")
 
 fr_add_script_test(kernel_matrix LABELS matrix SKIP TIMEOUT 3600 SERIAL

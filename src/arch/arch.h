@@ -110,6 +110,13 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             (startup/locate.c)
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
+ *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where
+ *                                             no kernel had one
+ *   unsigned fr_arch_abs_refs(code, n, lo, hi, at_lo)
+ *                                             how many instructions in code[0, n) load from
+ *                                             an absolute address in [lo, hi), *at_lo of
+ *                                             them from lo itself (0 where the CPU has no
+ *                                             such operand, or no kernel used one)
  *   the era table, arch/<cpu>/eras.h          the definition of fr_eras[], and
  *                                             FR_ARCH_ERAS_OLD_WHY (why a release before its
  *                                             first row gets no layout), for kdata/eras.c
@@ -149,6 +156,7 @@ void fr_arch_cpu_probe(struct fr_cpu_features *out, fr_arch_libc_sym_fn libc_sym
 void fr_arch_cpu_probe_insn(struct fr_cpu_features *out);
 void fr_arch_cpu_name(struct fr_cpu_name *out);
 void fr_arch_counter_rates(struct fr_arch_rates *out);
+unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uint64_t hi, unsigned *at_lo);
 
 /* The architecture's headers include system headers, whose declarations must keep their visibility. */
 #pragma GCC visibility pop

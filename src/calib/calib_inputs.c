@@ -5,28 +5,8 @@
 #include "kdata/gtod.h"
 #include "kdata/kdata.h"
 #include "exact/fastpath.h"
-#include "proc/maps.h"
 #include "proc/readfile.h"
 #include "base/pages.h"
-
-/*
- * The pre-5.3 gtod page of this kernel: 0 and *g filled, or -1 (5.3+, 3.10's fixed address,
- * which nothing here can prove mapped, no [vvar], or a page that does not decode). Before 5.3
- * the data page still has the clocksource's (NTP-adjusted) mult; 3.16+ map it as [vvar]. The
- * release says only whether to look; the page says which layout it has (g->era), which a
- * vendor kernel may have backported.
- */
-int fr_cal_gtod(const char *release, struct fr_gtod *g)
-{
-	struct fr_maps maps;
-	int era = release ? fr_gtod_era_for_release(release) : -1;
-
-	if (era != FR_GTOD_4_X && era != FR_GTOD_4_20)
-		return -1;
-	if (fr_maps_read(&maps) != 0 || !maps.vvar)
-		return -1;
-	return fr_gtod_read_any((const volatile uint8_t *)maps.vvar, era, g) ? -1 : 0;
-}
 
 const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_gtod *g)
 {
@@ -56,6 +36,8 @@ static const char *gtod_source(const struct fr_gtod *g)
 		return "kernel gtod mult (3.16-4.19 layout)";
 	case FR_GTOD_4_20:
 		return "kernel gtod mult (4.20-5.2 layout)";
+	case FR_GTOD_3_10_DEBUG:
+		return "kernel gtod mult (3.10-debug layout)";
 	default:
 		return "kernel gtod mult (3.10 layout)";
 	}

@@ -34,10 +34,25 @@ struct fr_gtod;
 
 /*
  * The pre-5.3 gtod page of this kernel, in the layout it holds (kdata/gtod.h): 0 and *g filled,
- * or -1 (5.3+, no [vvar], a page no layout fits). Start-up reads it once and hands it to both
- * functions below (NULL when there is none).
+ * or -1 (5.3+, no [vvar], 3.10's fixed page not proven mapped, a page no layout fits). Start-up
+ * reads it once and hands it to both functions below (NULL when there is none).
  */
 int fr_cal_gtod(const char *release, struct fr_gtod *g);
+
+/*
+ * 3.10's fixed-address page and the proof that it is mapped, a seam: the unit tests give a
+ * synthetic vDSO image, page and call. The page is read only when the vDSO image's
+ * clock_gettime (FR_ARCH_VDSO_CLOCK_GETTIME) loads gtod fields from FR_ARCH_GTOD_FIXED_PAGE,
+ * seq among them, and call(that function) returned 0.
+ */
+struct fr_gtod_fixed {
+	const void *vdso;             /* the vDSO image (AT_SYSINFO_EHDR) */
+	const volatile uint8_t *page; /* read once proven: FR_ARCH_GTOD_FIXED_PAGE itself */
+	int (*call)(void *fn);        /* fn(CLOCK_MONOTONIC, &ts), the vDSO's result (0 or -errno) */
+};
+
+/* Reads f->page in a 3.10 layout once proven: NULL and *g filled, or why not (g->tsc 0). */
+const char *fr_cal_gtod_fixed(const struct fr_gtod_fixed *f, struct fr_gtod *g);
 
 /*
  * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable (the gtod

@@ -13,8 +13,8 @@
  * +4) at 3.15 or 3.16: docs/kernel-data.md §2.2 leaves that boundary unverified, so 3.15 is
  * given the 3.10 layout here and fr_gtod_read's plausibility checks must catch a wrong guess.
  * A release only suggests a layout: distribution kernels may carry later ones under older
- * numbers (RHEL 7's 3.10 backports are unverified), which is why fr_gtod_read_any lets the page
- * decide.
+ * numbers, and a 3.10 debug kernel moves every field by 32, which is why fr_gtod_read_any lets
+ * the page decide.
  */
 int fr_gtod_era_for_release(const char *release)
 {
@@ -49,11 +49,13 @@ int fr_gtod_era_for_release(const char *release)
 /*
  * struct vsyscall_gtod_data (arch/x86/include/asm/vgtod.h) at vvar+128, the fields a seed needs
  * and those that tell the layouts apart:
- *   3.10 (upstream 3.10.25): seqcount_t seq (4 bytes there), then a clock struct whose u64
- *     members align it to 8: vclock_mode 8, cycle_last 16, mask 24, mult 32, shift 36; then
- *     wall_time_sec 40, wall_time_snsec 48, the monotonic pair, sys_tz 72, wall_time_coarse
- *     {sec 80, nsec 88}. Later seqcount_t grew a lockdep map under CONFIG_DEBUG_LOCK_ALLOC: a
- *     debug kernel still on this layout would move every field, and the checks below catch it.
+ *   3.10 (upstream 3.10.25, and RHEL 7's 3.10.0-*.el7): seqcount_t seq (4 bytes there), then a
+ *     clock struct whose u64 members align it to 8: vclock_mode 8, cycle_last 16, mask 24,
+ *     mult 32, shift 36; then wall_time_sec 40, wall_time_snsec 48, the monotonic pair, sys_tz 72,
+ *     wall_time_coarse {sec 80, nsec 88}, monotonic_time_coarse 96; 112 bytes.
+ *   3.10-debug: the same under CONFIG_DEBUG_LOCK_ALLOC, where seqcount_t carries a lockdep map
+ *     and is 40 bytes: every field after seq moves by 32 (vclock_mode 40, ..., wall_time_coarse
+ *     {sec 112, nsec 120}).
  *   3.16-4.19: unsigned seq 0, int vclock_mode 4, cycle_last 8, mask 16, mult 24, shift 28,
  *     wall_time_snsec 32, wall_time_sec 40, the monotonic pair 48, wall_time_coarse_sec 64,
  *     wall_time_coarse_nsec 72.
@@ -63,8 +65,9 @@ int fr_gtod_era_for_release(const char *release)
  * xtime_nsec >> shift) in one seqcount window, so within one read they agree at the right
  * offsets and almost never at another layout's (docs/kernel-data.md §2.8).
  * Clock modes (VCLOCK_*): NONE 0 and TSC 1 in every era; 2 and 3 were HPET and PVCLOCK up to 4.6,
- * PVCLOCK and HVCLOCK (from 4.11) after the HPET mode went in 4.7 (4.4.190 stable too). Nothing
- * above 3 exists before 5.3, so only the TSC test depends on the number.
+ * PVCLOCK and HVCLOCK (from 4.11) after the HPET mode went in 4.7 (4.4.190 stable too). RHEL 7
+ * keeps HPET 2 and PVCLOCK 3 and adds HVCLOCK 4 (Hyper-V), so its layouts allow 4. Only the TSC
+ * test depends on the number.
  */
 struct gtod_layout {
 	uint8_t mode, cycle_last, mask, mult, shift;
@@ -75,11 +78,14 @@ struct gtod_layout {
 
 static const struct gtod_layout gtod_layouts[FR_GTOD_ERAS] = {
 	[FR_GTOD_3_10] = { .mode = 8, .cycle_last = 16, .mask = 24, .mult = 32, .shift = 36, .rt_sec = 40,
-			   .rt_snsec = 48, .coarse_sec = 80, .coarse_nsec = 88, .max_mode = 3, .name = "3.10" },
+			   .rt_snsec = 48, .coarse_sec = 80, .coarse_nsec = 88, .max_mode = 4, .name = "3.10" },
 	[FR_GTOD_4_X] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .rt_sec = 40,
 			  .rt_snsec = 32, .coarse_sec = 64, .coarse_nsec = 72, .max_mode = 3, .name = "3.16-4.19" },
 	[FR_GTOD_4_20] = { .mode = 4, .cycle_last = 8, .mask = 16, .mult = 24, .shift = 28, .rt_sec = 32,
 			   .rt_snsec = 40, .coarse_sec = 112, .coarse_nsec = 120, .max_mode = 3, .name = "4.20-5.2" },
+	[FR_GTOD_3_10_DEBUG] = { .mode = 40, .cycle_last = 48, .mask = 56, .mult = 64, .shift = 68, .rt_sec = 72,
+				 .rt_snsec = 80, .coarse_sec = 112, .coarse_nsec = 120, .max_mode = 4,
+				 .name = "3.10-debug" },
 };
 
 #define GTOD_OFFSET 128
@@ -149,11 +155,18 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
 
 const char *fr_gtod_read_any(const volatile uint8_t *page, int release_era, struct fr_gtod *out)
 {
+	return fr_gtod_read_among(page, release_era, FR_GTOD_ALL_LAYOUTS, out);
+}
+
+const char *fr_gtod_read_among(const volatile uint8_t *page, int release_era, unsigned eras, struct fr_gtod *out)
+{
 	struct fr_gtod v, first = { 0 };
 	const char *why, *release_why = NULL;
 	int fits = 0, release_fits = 0;
 
 	for (int era = 0; era < FR_GTOD_ERAS; era++) {
+		if (!(eras >> era & 1))
+			continue;
 		why = fr_gtod_read(page, (enum fr_gtod_era)era, &v);
 		if (era == release_era)
 			release_why = why;

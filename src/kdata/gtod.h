@@ -10,11 +10,12 @@
 
 /*
  * The pre-5.3 data page (vsyscall_gtod_data at vvar+128), in the layouts of
- * docs/kernel-data.md §2.1-2.3: 3.10, 3.16-4.19, 4.20-5.2. It has no RAW data; its mult is the
- * NTP-adjusted one, good enough for a seed. Clock mode numbers differ by era (§5 table).
+ * docs/kernel-data.md §2.1-2.3: 3.10, 3.10 built with lockdep (a 40-byte seqcount), 3.16-4.19,
+ * 4.20-5.2. It has no RAW data; its mult is the NTP-adjusted one, good enough for a seed. Clock
+ * mode numbers differ by era (§5 table).
  */
-enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20 };
-#define FR_GTOD_ERAS 3
+enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20, FR_GTOD_3_10_DEBUG };
+#define FR_GTOD_ERAS 4
 
 struct fr_gtod {
 	int tsc;        /* the clock mode is TSC */
@@ -32,7 +33,7 @@ struct fr_gtod {
 
 /* The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"); -1 for 5.3+, unknown, or an architecture without it. */
 int fr_gtod_era_for_release(const char *release);
-/* The layout's name as docs/kernel-data.md §2.1-2.3 give it ("3.10", "3.16-4.19", "4.20-5.2"); "?" for others. */
+/* The layout's name as docs/kernel-data.md §2.1-2.3 give it ("3.10", "3.10-debug", "3.16-4.19", "4.20-5.2"); "?" for others. */
 const char *fr_gtod_era_name(int era);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
    here) and checks it is laid out as era says. Returns NULL or why it could not (odd seq that
@@ -45,6 +46,10 @@ const char *fr_gtod_read(const volatile uint8_t *page, enum fr_gtod_era era, str
  * among them. Returns NULL, or why no layout fits (the release layout's reason where it has one).
  */
 const char *fr_gtod_read_any(const volatile uint8_t *page, int release_era, struct fr_gtod *out);
+/* The same among the layouts in eras (a mask of 1 << era): only 3.10's for its fixed-address page. */
+const char *fr_gtod_read_among(const volatile uint8_t *page, int release_era, unsigned eras, struct fr_gtod *out);
+#define FR_GTOD_ALL_LAYOUTS ((1u << FR_GTOD_ERAS) - 1)
+#define FR_GTOD_3_10_LAYOUTS (1u << FR_GTOD_3_10 | 1u << FR_GTOD_3_10_DEBUG)
 /* Whether a page read (g) holds another layout than its release implies (release_era, -1 for none). */
 int fr_gtod_layout_differs(int release_era, const struct fr_gtod *g);
 

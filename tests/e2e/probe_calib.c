@@ -17,12 +17,15 @@
 struct worker {
 	pthread_t tid;
 	int index;
-	uint64_t samples, late, backwards, failed;
-	int64_t max_err, warm_max_err;
+	uint64_t samples, late, backwards, failed, tail;
+	int64_t max_err, warm_max_err, tail_max_err;
 	uint64_t hist[BUCKETS];
 };
 
 static int64_t run_ns, warmup_ns, start_ns;
+/* The end of the run, reported apart (tail_*): the last quarter, at most its last 10 s. */
+#define TAIL_MAX_NS 10000000000LL
+static int64_t tail_from_ns;
 
 /* Reads until run_ns is over, with pauses of every length (the long ones test the drift). */
 static void *work(void *arg)
@@ -57,6 +60,11 @@ static void *work(void *arg)
 		}
 		if (err > w->max_err)
 			w->max_err = err;
+		if (a - start_ns >= tail_from_ns) {
+			w->tail++;
+			if (err > w->tail_max_err)
+				w->tail_max_err = err;
+		}
 		w->hist[err / BUCKET_NS < BUCKETS - 1 ? err / BUCKET_NS : BUCKETS - 1]++;
 		rng ^= rng << 13;
 		rng ^= rng >> 7;
@@ -87,9 +95,10 @@ static int measure(const char *prefix, int threads)
 {
 	static struct worker w[MAX_THREADS];
 	static uint64_t hist[BUCKETS];
-	uint64_t samples = 0, backwards = 0, failed = 0;
-	int64_t max_err = 0, warm_max = 0;
+	uint64_t samples = 0, backwards = 0, failed = 0, tail = 0;
+	int64_t max_err = 0, warm_max = 0, tail_max = 0;
 
+	tail_from_ns = run_ns - (run_ns / 4 < TAIL_MAX_NS ? run_ns / 4 : TAIL_MAX_NS);
 	memset(w, 0, sizeof(w));
 	memset(hist, 0, sizeof(hist));
 	start_ns = e2e_kernel_raw_ns();
@@ -105,6 +114,8 @@ static int measure(const char *prefix, int threads)
 		failed += w[i].failed;
 		max_err = w[i].max_err > max_err ? w[i].max_err : max_err;
 		warm_max = w[i].warm_max_err > warm_max ? w[i].warm_max_err : warm_max;
+		tail += w[i].tail;
+		tail_max = w[i].tail_max_err > tail_max ? w[i].tail_max_err : tail_max;
 		for (int k = 0; k < BUCKETS; k++)
 			hist[k] += w[i].hist[k];
 	}
@@ -118,6 +129,8 @@ static int measure(const char *prefix, int threads)
 	printf("%smax_err_ns=%lld\n%sp999_err_ns=%lld\n%swarmup_max_err_ns=%lld\n", prefix,
 	       (long long)max_err, prefix, (long long)percentile(hist, measured, 0.999), prefix,
 	       (long long)warm_max);
+	printf("%stail_measured=%llu\n%stail_max_err_ns=%lld\n%stail_from_s=%.1f\n", prefix, (unsigned long long)tail,
+	       prefix, (long long)tail_max, prefix, (double)tail_from_ns / 1e9);
 	return 0;
 }
 

@@ -33,7 +33,12 @@
  *                          CLOCK_MONOTONIC offset in seconds;
  *   FR_E2E_EXPECT          passed on to the suites (active, calibrated or passthrough);
  *   FR_E2E_GTOD            passed on to the suites: the gtod layout a pre-5.3 kernel's page
- *                          has ("3.16-4.19", "4.20-5.2"), which e2e_calib expects on the debug line;
+ *                          has ("3.10", "3.16-4.19", "4.20-5.2"), which e2e_calib expects on the
+ *                          debug line;
+ *   FR_E2E_CALIB_SECONDS   passed on to the suites: how long e2e_calib's drift case runs;
+ *   FR_MATRIX_LATENCY      nonzero: before the suites, fastraw-latency (the manifest's
+ *                          FR_TOOL_LATENCY) on MONOTONIC_RAW without and with the library, and
+ *                          their ratio, on one line (a measurement, not a test);
  *   FR_E2E_ERA             passed on to the suites: the era of the data page of a kernel whose
  *                          release names none ("5.7-6.4" under RHEL 8.10's 4.18), which every
  *                          suite's debug-line check expects;
@@ -377,6 +382,81 @@ static void report_library(void)
 }
 
 /*
+ * The mean nanoseconds between consecutive MONOTONIC_RAW reads by fastraw-latency, under
+ * LD_PRELOAD=lib when lib is not NULL: its "sum: NS" lines, one per repeat of LATENCY_SAMPLES
+ * reads, of the last LATENCY_KEPT of LATENCY_RUNS repeats (whole sums, so fractions of a
+ * nanosecond count). The first repeats are left out: calibrated mode answers from the kernel
+ * during its warm-up (up to 2 s), which is not the cost of a read after it. -1 when it failed.
+ */
+#define LATENCY_SAMPLES 1000000
+#define LATENCY_RUNS 8
+#define LATENCY_KEPT 3
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static double latency_ns(const char *tool, const char *lib)
+{
+	char preload[LINE_MAX_LEN], line[256];
+	long long sum, sums[LATENCY_RUNS], total = 0;
+	int fd[2], runs = 0, st;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fd) != 0)
+		return -1;
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", lib ? lib : "");
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)tool, "-n", STR(LATENCY_SAMPLES), "-r", STR(LATENCY_RUNS), NULL };
+		char *envp[] = { preload, NULL };
+
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execve(tool, argv, lib ? envp : envp + 1);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "sum: %lld", &sum) == 1 && runs < LATENCY_RUNS)
+			sums[runs++] = sum;
+	if (f)
+		fclose(f);
+	else
+		close(fd[0]);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || runs != LATENCY_RUNS)
+		return -1;
+	for (int i = LATENCY_RUNS - LATENCY_KEPT; i < LATENCY_RUNS; i++)
+		total += sums[i];
+	return (double)total / ((double)LATENCY_KEPT * (LATENCY_SAMPLES - 1));
+}
+
+/* The report's own measurement (FR_MATRIX_LATENCY): a call's cost without and with the library. */
+static void report_latency(void)
+{
+	const char *tool = manifest_env("FR_TOOL_LATENCY"), *lib = manifest_env("FASTRAW_LIB");
+	double without, with;
+
+	if (!tool || !lib) {
+		say("latency: no FR_TOOL_LATENCY or FASTRAW_LIB in the manifest");
+		return;
+	}
+	without = latency_ns(tool, NULL);
+	with = latency_ns(tool, lib);
+	if (without <= 0 || with <= 0) {
+		say("latency: fastraw-latency failed (without %.1f, with %.1f)", without, with);
+		return;
+	}
+	say("latency MONOTONIC_RAW without=%.1fns with=%.1fns ratio=%.2f (fastraw-latency -n %d -r %d, the last %d; auto mode)",
+	    without, with, without / with, LATENCY_SAMPLES, LATENCY_RUNS, LATENCY_KEPT);
+}
+
+/*
  * A kernel without time namespaces (before 5.6): the suites' cases tagged "timens" are left out
  * (Check's CK_EXCLUDE_TAGS), and the console says so; nothing else is skipped.
  */
@@ -450,6 +530,7 @@ int main(void)
 	child_env[nenv] = NULL;
 	pass_on("FR_E2E_EXPECT");
 	pass_on("FR_E2E_GTOD");
+	pass_on("FR_E2E_CALIB_SECONDS");
 	pass_on("FR_E2E_ERA");
 	pass_on("PATH");
 	report_machine();
@@ -463,6 +544,8 @@ int main(void)
 		report_timens();
 	}
 	report_library();
+	if (getenv("FR_MATRIX_LATENCY") && atoi(getenv("FR_MATRIX_LATENCY")) != 0)
+		report_latency();
 	snprintf(names, sizeof(names), "%s", list);
 	for (char *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
 		char *tc = strchr(n, ':');

@@ -28,6 +28,33 @@ struct k3_10_gtod { /* upstream 3.10.25 */
 	} wall_time_coarse, monotonic_time_coarse;
 };
 
+/*
+ * 3.10 under CONFIG_DEBUG_LOCK_ALLOC (a RHEL 7 debug kernel): seqcount_t holds a lockdep_map
+ * (key, class_cache[2], name) after its sequence, 40 bytes in all; the rest is 3.10's.
+ */
+struct k3_10_debug_gtod {
+	struct {
+		uint32_t sequence;
+		struct {
+			uint64_t key, class_cache[2], name;
+		} dep_map;
+	} seq;
+	struct {
+		int32_t vclock_mode;
+		uint64_t cycle_last, mask;
+		uint32_t mult, shift;
+	} clock;
+	int64_t wall_time_sec;
+	uint64_t wall_time_snsec, monotonic_time_snsec;
+	int64_t monotonic_time_sec;
+	struct {
+		int32_t tz_minuteswest, tz_dsttime;
+	} sys_tz;
+	struct {
+		int64_t sec, nsec;
+	} wall_time_coarse, monotonic_time_coarse;
+};
+
 struct k4_x_gtod { /* 3.16-4.19 */
 	uint32_t seq;
 	int32_t vclock_mode;
@@ -60,6 +87,17 @@ _Static_assert(offsetof(struct k3_10_gtod, wall_time_sec) == 40 && offsetof(stru
 		       offsetof(struct k3_10_gtod, wall_time_coarse.sec) == 80 &&
 		       offsetof(struct k3_10_gtod, wall_time_coarse.nsec) == 88 && sizeof(struct k3_10_gtod) == 112,
 	       "3.10 time fields");
+_Static_assert(sizeof(((struct k3_10_debug_gtod *)0)->seq) == 40 &&
+		       offsetof(struct k3_10_debug_gtod, clock.vclock_mode) == 40 &&
+		       offsetof(struct k3_10_debug_gtod, clock.cycle_last) == 48 &&
+		       offsetof(struct k3_10_debug_gtod, clock.mask) == 56 && offsetof(struct k3_10_debug_gtod, clock.mult) == 64 &&
+		       offsetof(struct k3_10_debug_gtod, clock.shift) == 68 &&
+		       offsetof(struct k3_10_debug_gtod, wall_time_sec) == 72 &&
+		       offsetof(struct k3_10_debug_gtod, wall_time_snsec) == 80 &&
+		       offsetof(struct k3_10_debug_gtod, wall_time_coarse.sec) == 112 &&
+		       offsetof(struct k3_10_debug_gtod, wall_time_coarse.nsec) == 120 &&
+		       sizeof(struct k3_10_debug_gtod) == 144,
+	       "3.10 debug layout");
 _Static_assert(offsetof(struct k4_x_gtod, vclock_mode) == 4 && offsetof(struct k4_x_gtod, cycle_last) == 8 &&
 		       offsetof(struct k4_x_gtod, mask) == 16 && offsetof(struct k4_x_gtod, mult) == 24 &&
 		       offsetof(struct k4_x_gtod, shift) == 28 && offsetof(struct k4_x_gtod, wall_time_snsec) == 32 &&
@@ -124,6 +162,24 @@ void gtod_build_at(uint8_t *pg, enum fr_gtod_era shape, const struct gv *v, cons
 
 		memset(&g, 0, sizeof(g));
 		g.seq = v->seq;
+		SET_CLOCK(g.clock, v);
+		g.wall_time_sec = x.sec;
+		g.wall_time_snsec = x.snsec;
+		g.monotonic_time_snsec = x.mono_snsec;
+		g.monotonic_time_sec = x.mono_sec;
+		g.wall_time_coarse.sec = x.sec;
+		g.wall_time_coarse.nsec = (int64_t)x.coarse_nsec;
+		g.monotonic_time_coarse.sec = x.coarse_mono_sec;
+		g.monotonic_time_coarse.nsec = (int64_t)x.coarse_mono_nsec;
+		memcpy(pg + 128, &g, sizeof(g));
+	} else if (shape == FR_GTOD_3_10_DEBUG) {
+		struct k3_10_debug_gtod g;
+
+		memset(&g, 0, sizeof(g));
+		g.seq.sequence = v->seq;
+		/* The lockdep map holds kernel pointers: a static key, no cached class yet, the name. */
+		g.seq.dep_map.key = 0xffffffff82a4c6b0ULL;
+		g.seq.dep_map.name = 0xffffffff81c3d2e5ULL;
 		SET_CLOCK(g.clock, v);
 		g.wall_time_sec = x.sec;
 		g.wall_time_snsec = x.snsec;

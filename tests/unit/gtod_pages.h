@@ -35,5 +35,7 @@ void gtod_build_at(uint8_t *pg, enum fr_gtod_era shape, const struct gv *v, cons
 
 /* The gtod suite's test case of which layout a page holds (gtod_shape.c). */
 TCase *gtod_shape_tcase(void);
+/* Its test case of 3.10's fixed-address page and the proof it is mapped (gtod_fixed.c). */
+TCase *gtod_fixed_tcase(void);
 
 #endif

@@ -13,7 +13,7 @@
 #include "calib/calib_seed.h"
 #include "gtod_pages.h"
 
-static const char *const era_name[] = { "3.10", "4.x", "4.20" };
+static const char *const era_name[] = { "3.10", "4.x", "4.20", "3.10-debug" };
 
 static uint8_t page[4096] __attribute__((aligned(4096)));
 
@@ -139,8 +139,8 @@ START_TEST(gtod_mode_numbering)
 {
 	/*
 	 * TSC is 1 everywhere and 2 and 3 are never TSC: 3.10 (and 3.16-4.6) HPET 2, PVCLOCK 3;
-	 * 4.7+ PVCLOCK 2, HVCLOCK 3 (4.11+). Those are accepted, as not TSC; 4 and above, and the
-	 * later time-namespace markers, never existed before 5.3.
+	 * 4.7+ PVCLOCK 2, HVCLOCK 3 (4.11+); RHEL 7's 3.10 adds HVCLOCK 4. Those are accepted, as
+	 * not TSC; anything above, and the later time-namespace markers, never existed before 5.3.
 	 */
 	static const struct {
 		enum fr_gtod_era era;
@@ -152,12 +152,16 @@ START_TEST(gtod_mode_numbering)
 		{ FR_GTOD_3_10, 0, 0xffffff, 2343484437u, 23, 1 },  /* NONE: acpi_pm */
 		{ FR_GTOD_3_10, 2, 0xffffffff, 2796202667u, 26, 1 }, /* HPET */
 		{ FR_GTOD_3_10, 3, ~0ULL, 1u << 22, 22, 1 },         /* PVCLOCK */
+		{ FR_GTOD_3_10, 4, ~0ULL, 2147483648u, 24, 1 },      /* HVCLOCK: RHEL 7's Hyper-V TSC page */
+		{ FR_GTOD_3_10_DEBUG, 3, ~0ULL, 1u << 22, 22, 1 },
+		{ FR_GTOD_3_10_DEBUG, 4, ~0ULL, 2147483648u, 24, 1 },
+		{ FR_GTOD_3_10_DEBUG, 5, ~0ULL, 8004479, 24, 0 },
 		{ FR_GTOD_4_X, 0, 0xffffff, 2343484437u, 23, 1 },
 		{ FR_GTOD_4_X, 2, ~0ULL, 1u << 22, 22, 1 }, /* HPET up to 4.6, PVCLOCK from 4.7 */
 		{ FR_GTOD_4_X, 3, ~0ULL, 1u << 22, 22, 1 }, /* PVCLOCK up to 4.6, HVCLOCK from 4.11 */
 		{ FR_GTOD_4_20, 2, ~0ULL, 1u << 22, 22, 1 }, /* PVCLOCK */
 		{ FR_GTOD_4_20, 3, ~0ULL, 2147483648u, 24, 1 }, /* HVCLOCK: 10 MHz */
-		{ FR_GTOD_3_10, 4, ~0ULL, 8004479, 24, 0 },
+		{ FR_GTOD_3_10, 5, ~0ULL, 8004479, 24, 0 },
 		{ FR_GTOD_4_X, 4, ~0ULL, 8004479, 24, 0 },
 		{ FR_GTOD_4_20, 4, ~0ULL, 8004479, 24, 0 },
 		{ FR_GTOD_4_20, 0x7fffffffu, ~0ULL, 8004479, 24, 0 },
@@ -276,7 +280,7 @@ START_TEST(gtod_bad_args)
 	build(page, FR_GTOD_4_X, &tsc_vals);
 	ck_assert_ptr_nonnull(fr_gtod_read(NULL, FR_GTOD_4_X, &g));
 	ck_assert_int_eq(g.tsc, 0);
-	ck_assert_ptr_nonnull(fr_gtod_read(page, (enum fr_gtod_era)3, &g));
+	ck_assert_ptr_nonnull(fr_gtod_read(page, (enum fr_gtod_era)FR_GTOD_ERAS, &g));
 	ck_assert_ptr_nonnull(fr_gtod_read(page, (enum fr_gtod_era)-1, &g));
 	ck_assert_int_eq(g.tsc, 0);
 }
@@ -355,10 +359,10 @@ static Suite *gtod_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("gtod");
-	tcase_add_loop_test(tc, gtod_tsc_each_era, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
-	tcase_add_loop_test(tc, gtod_odd_seq, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
+	tcase_add_loop_test(tc, gtod_tsc_each_era, 0, FR_GTOD_ERAS);
+	tcase_add_loop_test(tc, gtod_odd_seq, 0, FR_GTOD_ERAS);
 	tcase_add_test(tc, gtod_mode_numbering);
-	tcase_add_loop_test(tc, gtod_implausible, FR_GTOD_3_10, FR_GTOD_4_20 + 1);
+	tcase_add_loop_test(tc, gtod_implausible, 0, FR_GTOD_ERAS);
 	tcase_add_test(tc, gtod_wrong_era);
 	tcase_add_test(tc, gtod_bad_args);
 	tcase_add_test(tc, gtod_concurrent_writer);
@@ -366,6 +370,7 @@ static Suite *gtod_suite(void)
 	suite_add_tcase(s, tc);
 
 	suite_add_tcase(s, gtod_shape_tcase());
+	suite_add_tcase(s, gtod_fixed_tcase());
 	return s;
 }
 

@@ -53,8 +53,9 @@
 	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
 	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
-/* arm64 never had the pre-generic x86 vsyscall_gtod_data layout. */
+/* arm64 never had the pre-generic x86 vsyscall_gtod_data layout, nor its fixed-address page. */
 #define FR_ARCH_HAS_GTOD 0
+#define FR_ARCH_GTOD_FIXED_PAGE 0ULL
 
 /*
  * Every clock but RAW in interpose.c: out of line, since inline the compiler keeps clk and ts in

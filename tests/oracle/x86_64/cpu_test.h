@@ -68,7 +68,7 @@ static inline int frt_cpu_has_ordered(void)
 #define FRT_HAS_VDSO_ALIASES 1
 /* Whether the vDSO exports time and getcpu. */
 #define FRT_HAS_VDSO_TIME_GETCPU 1
-/* Whether every kernel's vDSO has both hash tables (DT_HASH and DT_GNU_HASH). */
+/* Whether the vDSO has both hash tables (DT_HASH and DT_GNU_HASH): from 3.16 on (test_e2e_lookup.c). */
 #define FRT_HAS_VDSO_BOTH_HASHES 1
 
 /* glibc's first symbol version on the architecture (getpid's), and its dynamic loader. */
