@@ -3,8 +3,11 @@
 # CTest entry per module, on synthetic pages and counters (no LD_PRELOAD).
 
 # fr_add_unit_test(NAME SOURCES...): a unit suite linked with the core, label unit, 60 s.
+# ENV after the sources: variables the suite's process must start with.
 function(fr_add_unit_test name)
-  fr_add_check_test(${name} SOURCES ${ARGN} LIBS fastraw_core ${CMAKE_DL_LIBS} LABELS unit TIMEOUT 60)
+  cmake_parse_arguments(T "" "" "ENV" ${ARGN})
+  fr_add_check_test(${name} SOURCES ${T_UNPARSED_ARGUMENTS} LIBS fastraw_core ${CMAKE_DL_LIBS}
+    ENV ${T_ENV} LABELS unit TIMEOUT 60)
 endfunction()
 
 # The synthetic pages, with the CPU's eras (tests/oracle/<cpu>/synth_eras.c).
@@ -17,7 +20,8 @@ fr_add_unit_test(env unit/test_env.c)
 fr_add_unit_test(maps unit/test_maps.c)
 fr_add_unit_test(memid unit/test_memid.c)
 fr_add_unit_test(vdso_elf unit/test_vdso_elf.c)
-fr_add_unit_test(dynsym unit/test_dynsym.c)
+# The shadow image is asked for in the environment the process starts with (read once).
+fr_add_unit_test(dynsym unit/test_dynsym.c ENV FASTRAW_SHADOW_VDSO=1)
 fr_add_unit_test(copies unit/test_copies.c)
 fr_add_unit_test(cpu unit/test_cpu.c)
 fr_add_unit_test(decide unit/test_decide.c ${fr_synth})
