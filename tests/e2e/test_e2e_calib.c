@@ -47,6 +47,32 @@ START_TEST(bounded_after_warmup)
 END_TEST
 
 /*
+ * The variables that do not choose the source leave calibrated mode as it is: the system call
+ * path (FASTRAW_SYSCALL), the served clocks (FASTRAW_CLOCKS, RAW-only in this mode) and the
+ * shadow vDSO each keep every reading within the bound, never backwards. With the cases above
+ * (counter modes, sources, debug and stats lines) and e2e_lookup (FASTRAW_DISABLE, the shadow),
+ * every FASTRAW_* variable runs where calibrated mode does.
+ */
+static const char *const other_syscall[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_SYSCALL=1", NULL };
+static const char *const other_clocks[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_CLOCKS=all", NULL };
+static const char *const other_shadow[] = { "FASTRAW_SOURCE=calibrated", "FASTRAW_SHADOW_VDSO=1", NULL };
+static const char *const *const others[] = { other_syscall, other_clocks, other_shadow };
+
+START_TEST(other_variables_keep_the_bound)
+{
+	const struct e2e_opts opts = { .env = others[_i] };
+	struct e2e_result r;
+
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "3", "2", "2"));
+	e2e_assert_ok(&r);
+	e2e_assert_served(&r, "served");
+	assert_bounded(&r, "");
+	e2e_assert_quiet(&r);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
  * The drift run, where FR_E2E_CALIB_SECONDS asks for it (the kernel matrix's pre-5.3 guests: 60):
  * before 4.13 the kernel's RAW accumulates a truncated raw_interval and runs slightly slow of
  * the clocksource's own rate, and calibrated mode must follow that clock, not the counter's
@@ -320,6 +346,7 @@ static Suite *calib_suite(void)
 	TCase *tc = e2e_tcase(s, "calib");
 
 	tcase_add_loop_test(tc, bounded_after_warmup, 0, (int)(sizeof(modes) / sizeof(modes[0])));
+	tcase_add_loop_test(tc, other_variables_keep_the_bound, 0, (int)(sizeof(others) / sizeof(others[0])));
 	tcase_add_test(tc, fork_keeps_state);
 	tcase_add_loop_test(tc, causality, 0, 2);
 	tc = e2e_tcase(s, "jump");
