@@ -31,18 +31,24 @@ static void assert_bounded(const struct e2e_result *r, const char *prefix)
 		      E2E_SHOWN, r->out);
 }
 
-/* 6 s with two threads and pauses up to 400 ms; the benchmark script runs the same for 60 s. */
-START_TEST(bounded_after_warmup)
+/* The calibrated probe for secs with two threads after a 2 s warm-up: served, bounded, quiet. */
+static void run_bounded(const char *const *env, const char *secs)
 {
-	const struct e2e_opts opts = { .env = modes[_i] };
+	const struct e2e_opts opts = { .env = env };
 	struct e2e_result r;
 
-	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "6", "2", "2"));
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), secs, "2", "2"));
 	e2e_assert_ok(&r);
 	e2e_assert_served(&r, "served");
 	assert_bounded(&r, "");
 	e2e_assert_quiet(&r);
 	e2e_result_free(&r);
+}
+
+/* 6 s with two threads and pauses up to 400 ms; the benchmark script runs the same for 60 s. */
+START_TEST(bounded_after_warmup)
+{
+	run_bounded(modes[_i], "6");
 }
 END_TEST
 
@@ -60,15 +66,7 @@ static const char *const *const others[] = { other_syscall, other_clocks, other_
 
 START_TEST(other_variables_keep_the_bound)
 {
-	const struct e2e_opts opts = { .env = others[_i] };
-	struct e2e_result r;
-
-	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CALIB"), "3", "2", "2"));
-	e2e_assert_ok(&r);
-	e2e_assert_served(&r, "served");
-	assert_bounded(&r, "");
-	e2e_assert_quiet(&r);
-	e2e_result_free(&r);
+	run_bounded(others[_i], "3");
 }
 END_TEST
 
