@@ -52,6 +52,11 @@ GTOD_419_OPTS="$TSC_OPTS FR_E2E_GTOD=3.16-4.19"
 EL7_OPTS="$TSC_OPTS no_timer_check FR_E2E_GTOD=3.10 FR_E2E_CALIB_SECONDS=60 FR_MATRIX_LATENCY=1"
 EL7_GLIBC217_OPTS="$TSC_OPTS no_timer_check FR_E2E_GTOD=3.10 FR_MATRIX_ENV=glibc217"
 EL7_GLIBC217_SUITES=e2e_clocks,e2e_lookup,e2e_calib:calib
+# RHEL 7.9's lockdep build ($FASTRAW_SHARED_KERNELS/el7-debug/bzImage: CONFIG_DEBUG_LOCK_ALLOC,
+# a 40-byte seqcount before the clock fields): the page read as the 3.10-debug layout it holds,
+# not the 3.10 one its release implies, and calibrated mode seeded from it.
+EL7_DEBUG_OPTS="$TSC_OPTS no_timer_check FR_E2E_GTOD=3.10-debug"
+EL7_DEBUG_SUITES=e2e_causality,e2e_calib,e2e_lookup
 # RHEL 8.10's shape (Debian's 5.10 relabelled 4.18.0-553.el8_10.x86_64, matrix-relabel.sh): the
 # generic vDSO of 5.10's era under a 4.18 release, as RHEL 8.4-8.10 ship. The library assumes the
 # layout the page and the vDSO prove; FR_E2E_ERA names the era the debug line must say: 5.7-6.4,
@@ -79,6 +84,7 @@ CONFIGS_x86_64=(
 	"gtod-hpet-4.19|4.19||hpet|passthrough|$GTOD_PASS_SUITES|0|max|2"
 	"el7|el7|$EL7_OPTS|tsc|calibrated|$GTOD_SUITES|0|max|2"
 	"el7-glibc217|el7|$EL7_GLIBC217_OPTS|tsc|calibrated|$EL7_GLIBC217_SUITES|0|max|2"
+	"el7-debug|el7-debug|$EL7_DEBUG_OPTS|tsc|calibrated|$EL7_DEBUG_SUITES|0|max|2"
 )
 
 # arm64 (-M virt): the generic timer is the only clocksource, so there is no pass-through

@@ -140,7 +140,7 @@ shared_kernel_for() {
 
 # Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's.
 is_shared_series() {
-	case "$1" in 4.19 | el7) return 0 ;; esac
+	case "$1" in 4.19 | el7 | el7-debug) return 0 ;; esac
 	return 1
 }
 
