@@ -7,8 +7,7 @@
 #include <time.h>
 
 #include "bench/bench_loops.h"
-#include "startup/decide.h"
-#include "startup/runtime.h"
+#include "interpose/tools.h"
 #include "arch/arch.h"
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
@@ -31,7 +30,7 @@ int bench_have_ordered(void)
 	if (have_ordered < 0) {
 		struct fr_cpu_features f = { 0 };
 
-		fr_cpu_probe_default(&f);
+		fr_tool_cpu_probe(&f);
 		have_ordered = f.ordered_read != 0;
 	}
 	return have_ordered;

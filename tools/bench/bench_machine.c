@@ -6,7 +6,7 @@
 
 #include "bench/bench_machine.h"
 #include "arch/arch.h"
-#include "startup/decide.h"
+#include "interpose/tools.h"
 
 static void cpu_identity(struct bench_machine *m)
 {
@@ -35,7 +35,7 @@ void bench_machine_read(struct bench_machine *m)
 		m->goal_limit = 1.40;
 	}
 #endif
-	fr_cpu_probe_default(&f);
+	fr_tool_cpu_probe(&f);
 	m->ordered = f.ordered_read != 0;
 	m->invariant = f.invariant_counter != 0;
 	snprintf(m->release, sizeof(m->release), "%s", uname(&u) == 0 ? u.release : "?");
