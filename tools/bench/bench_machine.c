@@ -5,7 +5,7 @@
 #include <sys/utsname.h>
 
 #include "bench/bench_machine.h"
-#include "arch/arch.h"
+#include "common/tool_arch.h"
 #include "interpose/tools.h"
 
 static void cpu_identity(struct bench_machine *m)
@@ -25,7 +25,7 @@ void bench_machine_read(struct bench_machine *m)
 
 	memset(m, 0, sizeof(*m));
 	cpu_identity(m);
-#if FR_ARCH_UNORDERED_GOAL
+#if TOOL_UNORDERED_GOAL
 	/* Hygon's cores are AMD's design, with the same rdtsc cost. */
 	if (strcmp(m->vendor, "AuthenticAMD") == 0 || strcmp(m->vendor, "HygonGenuine") == 0) {
 		m->goal_name = "AMD";
