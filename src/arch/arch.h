@@ -50,11 +50,6 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             lists after these and "ordered, unordered"
  *                                             (", rdtscp, lfence, rdtsc" where those x86 names
  *                                             are not the CPU's own; proc/env.c takes them)
- *   FR_ARCH_FENCED_LABEL, FR_ARCH_FENCED_WHAT string literals: fastraw-bench's label of the
- *                                             fenced read and the instructions it names
- *   FR_ARCH_SHOW_COUNTER_RATE                 0 or 1: fastraw-info prints the counter's rate
- *   FR_ARCH_UNORDERED_GOAL                    0 or 1: fastraw-bench has per-vendor goals for
- *                                             the unordered read
  *   void fr_arch_pause(void)                  a spin-wait hint for a retry loop
  *   fr_arch_rmb()                             the seqcount protocol's read barrier (smp_rmb)
  *   void *fr_arch_ifunc_call(void *resolver)  what an IFUNC symbol binds to, the resolver
@@ -178,7 +173,6 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  */
 #if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
 	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
-	!defined(FR_ARCH_SHOW_COUNTER_RATE) || !defined(FR_ARCH_UNORDERED_GOAL) ||             \
 	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)
 #error "libfastraw: src/arch/<cpu>/ leaves out a hook that arch/arch.h lists"
 #endif

@@ -144,7 +144,7 @@ struct plan {
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
-/* The release fr_init_as decides for, instead of uname's; NULL in the library. */
+/* The release fr_init_release decides for, instead of uname's; NULL in the library. */
 static const char *release_seam;
 
 static void plan_make(struct plan *p, fr_real_fn real)
@@ -471,7 +471,7 @@ const struct fr_state *fr_state_get(void)
 	return fr_state_published();
 }
 
-void fr_init_as(const char *release)
+void fr_init_release(const char *release)
 {
 	release_seam = release;
 	fr_init();

@@ -85,10 +85,11 @@ const struct fr_env *fr_env_get(struct fr_env *scratch);
 void fr_init(void);
 
 /*
- * A seam for tools and tests, never reached from the preloaded library: fr_init, deciding as if
- * uname said release (kept, not copied). Only the first initialisation of a process decides.
+ * fr_init, deciding as if uname said release (kept, not copied): the tools' entry behind
+ * fastraw-info --release (interpose/tools.h's fr_tool_decide), never reached from the preloaded
+ * library. Only the first initialisation of a process decides.
  */
-void fr_init_as(const char *release);
+void fr_init_release(const char *release);
 
 /*
  * Everything start-up decided, immutable once published: built on the initialiser's stack and

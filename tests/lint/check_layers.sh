@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layering rule, from the #include lines: a file under src/ includes only its own layer or
-# lower ones; a tool includes the library's layers, tools/common and its own folder. The
+# lower ones; a tool includes the library's layers, tools/common and its own folder, but none of
+# start-up, the exact reader, the kernel data pages or calibrated mode (src/startup, src/exact,
+# src/kdata, src/calib): it reaches those through interpose/tools.h, the tools' one door
+# (docs/internals.md, "The tools' door"). The
 # pass-through's private headers, which hold its vDSO-convention pointers, stay with it:
 # passthru/real.h in src/passthru/ only, passthru/direct.h there and in src/interpose/interpose.c.
 #
@@ -13,6 +16,8 @@ set -u
 
 # Lowest first. Keep in step with src/CMakeLists.txt and docs/design.md, "Architecture".
 LAYERS="arch base math report proc elf passthru kdata exact calib startup interpose"
+# The layers a tool reaches only through interpose/tools.h.
+TOOLS_BEHIND_DOOR="startup exact kdata calib"
 
 rank() {
 	r=0
@@ -78,6 +83,11 @@ check() {
 				;;
 			*) why="names no layer folder (write LAYER/$inc)" ;;
 			esac
+			if [ "$kind" = tool ] && [ -z "$why" ]; then
+				for d in $TOOLS_BEHIND_DOOR; do
+					[ "${inc%%/*}" = "$d" ] && why="a tool reaches src/$d only through interpose/tools.h"
+				done
+			fi
 			# The unit tests include passthru/real.h as their seam; tests/ is not scanned here.
 			case "$inc" in
 			passthru/real.h)
@@ -113,7 +123,7 @@ scratch() {
 	mkdir -p "$tmp/tree/tools/common" "$tmp/tree/tools/one" "$tmp/tree/tools/two"
 	printf '#include "interpose/interpose.h"\n' >"$tmp/tree/tools/common/args.h"
 	printf '#include "common/args.h"\n#include "one/one.h"\n#include "fastraw.h"\n' >"$tmp/tree/tools/one/one.h"
-	printf '#include "exact/exact.h"\n' >"$tmp/tree/tools/two/two.h"
+	printf '#include "interpose/interpose.h"\n#include "proc/proc.h"\n' >"$tmp/tree/tools/two/two.h"
 	printf '#include "interpose/interpose.h"\n#include "fastraw.h"\n' >"$tmp/tree/src/interpose/api.c"
 	printf '#include "math/m.h"\n' >"$tmp/tree/src/startup/r.c"
 	: >"$tmp/tree/src/passthru/real.h"
@@ -130,6 +140,9 @@ if [ "${1:-}" = --self-test ]; then
 	expect_fail "the public header below interpose" src/kdata/kdata.h '#include "fastraw.h"'
 	expect_fail "a tool including another tool" tools/two/two.h '#include "one/one.h"'
 	expect_fail "common including a tool" tools/common/args.h '#include "two/two.h"'
+	for d in $TOOLS_BEHIND_DOOR; do
+		expect_fail "a tool including src/$d past the tools' door" tools/two/two.h "#include \"$d/$d.h\""
+	done
 	expect_fail "a file outside the layers" src/loose.c '#include "math/m.h"'
 	expect_fail "a file below an architecture folder" src/arch/cpu/deep/d.h '#include "arch/a.h"'
 	expect_fail "the lowest layer including another" src/arch/cpu/c.h '#include "base/base.h"'

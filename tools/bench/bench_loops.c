@@ -7,9 +7,9 @@
 #include <time.h>
 
 #include "bench/bench_loops.h"
-#include "startup/decide.h"
-#include "startup/runtime.h"
+#include "interpose/tools.h"
 #include "arch/arch.h"
+#include "common/tool_arch.h"
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
 
@@ -31,7 +31,7 @@ int bench_have_ordered(void)
 	if (have_ordered < 0) {
 		struct fr_cpu_features f = { 0 };
 
-		fr_cpu_probe_default(&f);
+		fr_tool_cpu_probe(&f);
 		have_ordered = f.ordered_read != 0;
 	}
 	return have_ordered;
@@ -84,7 +84,7 @@ const char *bench_kind_label(enum bench_kind k)
 {
 	static const char *const labels[BK_COUNT] = {
 		[BK_UNORDERED] = FR_ARCH_COUNTER_NAME_UNORDERED,
-		[BK_FENCED] = FR_ARCH_FENCED_LABEL,
+		[BK_FENCED] = TOOL_FENCED_LABEL,
 		[BK_ORDERED] = FR_ARCH_COUNTER_NAME_ORDERED,
 		[BK_VDSO_RAW] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(RAW)",
 		[BK_VDSO_MONO] = "vDSO " FR_ARCH_VDSO_CLOCK_GETTIME "(MONOTONIC)",

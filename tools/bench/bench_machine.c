@@ -5,8 +5,8 @@
 #include <sys/utsname.h>
 
 #include "bench/bench_machine.h"
-#include "arch/arch.h"
-#include "startup/decide.h"
+#include "common/tool_arch.h"
+#include "interpose/tools.h"
 
 static void cpu_identity(struct bench_machine *m)
 {
@@ -25,7 +25,7 @@ void bench_machine_read(struct bench_machine *m)
 
 	memset(m, 0, sizeof(*m));
 	cpu_identity(m);
-#if FR_ARCH_UNORDERED_GOAL
+#if TOOL_UNORDERED_GOAL
 	/* Hygon's cores are AMD's design, with the same rdtsc cost. */
 	if (strcmp(m->vendor, "AuthenticAMD") == 0 || strcmp(m->vendor, "HygonGenuine") == 0) {
 		m->goal_name = "AMD";
@@ -35,7 +35,7 @@ void bench_machine_read(struct bench_machine *m)
 		m->goal_limit = 1.40;
 	}
 #endif
-	fr_cpu_probe_default(&f);
+	fr_tool_cpu_probe(&f);
 	m->ordered = f.ordered_read != 0;
 	m->invariant = f.invariant_counter != 0;
 	snprintf(m->release, sizeof(m->release), "%s", uname(&u) == 0 ? u.release : "?");

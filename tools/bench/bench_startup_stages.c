@@ -12,20 +12,18 @@
 #include "bench/bench_startup.h"
 #include "elf/vdso_elf.h"
 #include "interpose/shadow.h"
+#include "interpose/tools.h"
 #include "passthru/passthru.h"
 #include "proc/env.h"
 #include "proc/maps.h"
-#include "startup/decide.h"
-#include "startup/locate.h"
-#include "startup/runtime.h"
-#include "startup/start.h"
 
 /*
  * Usage: bench_startup_stages steps   one line "name ns" per step of the constructor, in its order
  *        bench_startup_stages start   one line "start ns": the constructor's share (fr_start), as every
  *                                     process pays it when no FASTRAW_* variable asks for more
- *        bench_startup_stages init    one line "init ns": the whole of fr_init, as the first RAW read
- *                                     runs it (or the constructor, when a variable asks)
+ *        bench_startup_stages init    one line "init ns": the whole of initialisation (fr_tool_decide),
+ *                                     as the first RAW read runs it (or the constructor, when a
+ *                                     variable asks)
  *        bench_startup_stages processes N LIB [EMPTY]
  *                                     fastraw-bench's start-up measurement alone: N processes of
  *                                     /bin/true per preload (none, EMPTY, LIB), interleaved
@@ -70,12 +68,12 @@ static void steps(void)
 	STEP("real_resolve", real = fr_real_get());
 	STEP("uname", uname(&uts));
 	STEP("env_parse", fr_env_parse(environ, (int)getauxval(AT_SECURE), &env));
-	STEP("cpu_probe", fr_cpu_probe(&cpu));
-	ctr = fr_choose_counter(&env, &cpu, &missing);
-	STEP("locate", why = fr_locate(uts.release, fr_counter_for(ctr), real, &kd, &pick));
+	STEP("cpu_probe", fr_tool_cpu_probe(&cpu));
+	ctr = fr_tool_choose_counter(&env, &cpu, &missing);
+	STEP("locate", why = fr_tool_locate(uts.release, ctr, real, &kd, &pick));
 	/* Run by locate already when it found the pages without /proc (pick.judged). */
 	if (!why && !pick.judged)
-		STEP("self_test", why = fr_self_test(&kd, fr_counter_for(ctr), real));
+		STEP("self_test", why = fr_tool_self_test(&kd, ctr, real));
 	printf("active %d\n", why == NULL);
 	printf("judged_in_locate %d\n", pick.judged);
 	/*
@@ -126,10 +124,10 @@ int main(int argc, char **argv)
 		steps();
 	} else if (argc == 2 && strcmp(argv[1], "start") == 0) {
 		(void)ns();
-		STEP("start", fr_start());
+		STEP("start", fr_tool_start());
 	} else if (argc == 2 && strcmp(argv[1], "init") == 0) {
 		(void)ns();
-		STEP("init", fr_init());
+		STEP("init", (void)fr_tool_decide(NULL));
 	} else if ((argc == 4 || argc == 5) && strcmp(argv[1], "processes") == 0) {
 		return processes(atoi(argv[2]), argv[3], argc == 5 ? argv[4] : NULL);
 	} else {

@@ -129,7 +129,7 @@ int bench_table_print(const struct bench_machine *m, const struct bench_goal_opt
 		  "RAW default vs the clock_gettime system call" },
 		{ "bare-" FR_ARCH_COUNTER_NAME_UNORDERED, r->unordered_none, -1, NO_GOAL, 0, "",
 		  "bare " FR_ARCH_COUNTER_NAME_UNORDERED " (no preload)" },
-		{ "bare-" FR_ARCH_COUNTER_NAME_FENCED, r->fenced_none, -1, NO_GOAL, 0, "", "bare " FR_ARCH_FENCED_WHAT " (no preload)" },
+		{ "bare-" FR_ARCH_COUNTER_NAME_FENCED, r->fenced_none, -1, NO_GOAL, 0, "", "bare " TOOL_FENCED_WHAT " (no preload)" },
 		{ "bare-" FR_ARCH_COUNTER_NAME_ORDERED, r->ordered_none, -1, NO_GOAL, 0, "",
 		  m->ordered ? "bare " FR_ARCH_COUNTER_NAME_ORDERED " (no preload)" :
 			       "bare " FR_ARCH_COUNTER_NAME_ORDERED ": n/a, the CPU has no " FR_ARCH_ORDERED_FEATURE },

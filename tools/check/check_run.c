@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "startup/runtime.h"
+#include "passthru/passthru.h"
 
 #define NS_PER_SEC 1000000000LL
 /* A slot no thread has published to yet. */

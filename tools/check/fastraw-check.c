@@ -12,7 +12,7 @@
 #include "check/check_run.h"
 #include "common/tool_args.h"
 #include "common/tool_output.h"
-#include "startup/runtime.h"
+#include "passthru/passthru.h"
 #include "report/clocknames.h"
 
 #define MAX_SECONDS 86400.0

@@ -1,12 +1,45 @@
 /* SPDX-License-Identifier: MIT */
-/* The key the tools print the CPU's ordered-read feature under; what else they print per CPU is arch.h's (FR_ARCH_*). */
+/* What the tools print per CPU: their own text, chosen by the library's e_machine, and the key of the ordered read's feature. */
 #ifndef FR_TOOL_ARCH_H
 #define FR_TOOL_ARCH_H
 
 #include <ctype.h>
+#include <elf.h>
 #include <stddef.h>
 
 #include "arch/arch.h"
+
+/*
+ * Tool text, not the library's (arch/arch.h holds only what the library asks of a CPU):
+ *   TOOL_FENCED_LABEL, TOOL_FENCED_WHAT  fastraw-bench's label of the fenced read and the
+ *                                        instructions it names
+ *   TOOL_SHOW_COUNTER_RATE               0 or 1: fastraw-info prints the rate the CPU states
+ *   TOOL_UNORDERED_GOAL                  0 or 1: fastraw-bench has per-vendor goals for the
+ *                                        unordered read
+ * A port adds its e_machine here; another one stops the build.
+ */
+#if FR_ARCH_ELF_MACHINE == EM_X86_64
+/*
+ * Kept as x86-64's output always was: no rate line in fastraw-info (the pvclock and mult/shift
+ * lines show the TSC's rate); fastraw-bench's per-vendor goals for the unordered read.
+ */
+#define TOOL_FENCED_LABEL "lfence+rdtsc"
+#define TOOL_FENCED_WHAT "lfence;rdtsc"
+#define TOOL_SHOW_COUNTER_RATE 0
+#define TOOL_UNORDERED_GOAL 1
+#elif FR_ARCH_ELF_MACHINE == EM_AARCH64
+/*
+ * The fenced read's name already names both instructions; fastraw-info prints the rate the CPU
+ * states (CNTFRQ_EL0, the one fact of its frequency); fastraw-bench has no measured goal for the
+ * unordered read (its row is a reference).
+ */
+#define TOOL_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_SHOW_COUNTER_RATE 1
+#define TOOL_UNORDERED_GOAL 0
+#else
+#error "libfastraw: tools/common/tool_arch.h has no text for this architecture"
+#endif
 
 /* The key the tools print the ordered read's CPU feature under: FR_ARCH_ORDERED_FEATURE in lower case ("rdtscp", "ecv"). */
 static inline const char *tool_feature_key(void)

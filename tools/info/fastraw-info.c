@@ -13,8 +13,6 @@
 #include "common/tool_args.h"
 #include "common/tool_output.h"
 #include "info/info.h"
-#include "calib/calib_source.h"
-#include "kdata/gtod.h"
 
 #define DEFAULT_SAMPLES 100000L
 #define MAX_SAMPLES 100000000L
@@ -51,6 +49,7 @@ static int bad_usage(const char *what, const char *arg)
  */
 static const struct fr_status *decide(int quiet, const char *release)
 {
+	const struct fr_status *st;
 	int saved = -1, null_fd;
 
 	if (quiet) {
@@ -61,15 +60,12 @@ static const struct fr_status *decide(int quiet, const char *release)
 		if (null_fd >= 0)
 			close(null_fd);
 	}
-	if (release)
-		fr_init_as(release);
-	else
-		fr_init();
+	st = fr_tool_decide(release);
 	if (saved >= 0) {
 		dup2(saved, 2);
 		close(saved);
 	}
-	return fr_status_get();
+	return st;
 }
 
 int main(int argc, char **argv)
@@ -81,7 +77,6 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fr_gtod gtod;
 	struct info in;
 	long samples = DEFAULT_SAMPLES;
 	const char *release = NULL;
@@ -126,7 +121,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	info_sys_read(&in.sys);
-	in.cal_ineligible = fr_cal_eligible(&in.sys.cpu, fr_cal_gtod(in.status->release, &gtod) == 0 ? &gtod : NULL);
+	in.cal_ineligible = fr_tool_cal_ineligible(in.status, &in.sys.cpu);
 	info_counter_explain(&in.counter, &in.sys.cpu, environ, (int)getauxval(AT_SECURE));
 	info_pages_read(&in.pages, in.status);
 	info_agree_run(&in.agree, samples, in.status->active || in.status->calibrated);

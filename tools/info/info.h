@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "startup/runtime.h"
+#include "interpose/tools.h"
 #include "arch/arch.h"
 #include "proc/env.h"
 

@@ -3,8 +3,6 @@
 #include <string.h>
 
 #include "info/info.h"
-#include "startup/runtime.h"
-#include "exact/fastpath.h"
 
 /* Mode, mult and shift of one clock entry, inside one seqcount window; 0 when it never settled. */
 static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages *p)
@@ -41,19 +39,16 @@ static int read_pvclock(const volatile uint8_t *pv, struct info_pages *p)
 void info_pages_read(struct info_pages *p, const struct fr_status *st)
 {
 	struct fr_kdata own;
-	const struct fr_kdata *kd = &fr_kd;
+	const struct fr_kdata *kd;
 
 	memset(p, 0, sizeof(*p));
 	p->mode = p->timens = -1;
-	if (st->mode >= 0 && fr_kd.lay) {
-		/* fr_init() found and checked the pages: read exactly those. */
-		p->era = fr_kd.lay->name;
+	/* The pages fr_init() found and checked, else the same choice start-up would make for its release. */
+	p->problem = fr_tool_pages(st, &own, &p->pick, &kd);
+	if (kd != &own) {
+		p->era = kd->lay->name;
 		p->era_note = st->pick.assumed ? st->pick.note : NULL;
 	} else {
-		/* The same choice start-up would make, for the release it decided for. */
-		memset(&own, 0, sizeof(own));
-		kd = &own;
-		p->problem = fr_locate(st->release, fr_counter_for(st->counter), fr_real_get(), &own, &p->pick);
 		p->era = strcmp(p->pick.era, "none") ? p->pick.era : NULL;
 		p->era_note = p->pick.assumed ? p->pick.note : NULL;
 		if (p->problem)

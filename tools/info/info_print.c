@@ -125,9 +125,9 @@ void info_print_text(FILE *f, const struct info *in)
 		kv(f, "cpu", "unknown (the CPU's identity cannot be read here)");
 	kv(f, "invariant " FR_ARCH_COUNTER_WORD, "%s", yes_no(s->cpu.invariant_counter));
 	kv(f, tool_feature_key(), "%s", yes_no(s->cpu.ordered_read));
-	if (FR_ARCH_SHOW_COUNTER_RATE && s->rates.n)
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n)
 		rate_line(f, &s->rates.r[0]);
-	else if (FR_ARCH_SHOW_COUNTER_RATE)
+	else if (TOOL_SHOW_COUNTER_RATE)
 		kv(f, "counter frequency", "unknown (the CPU does not state it)");
 	kv(f, "counter", "%s (%s)", fr_counter_name(st->counter), in->counter.why);
 	if (st->active)
@@ -277,12 +277,12 @@ void info_print_json(FILE *f, const struct info *in)
 	jmember(&j, "cpu_brand", s->brand);
 	jraw(&j, "invariant_" FR_ARCH_COUNTER_WORD, "%s", jbool(s->cpu.invariant_counter));
 	jraw(&j, tool_feature_key(), "%s", jbool(s->cpu.ordered_read));
-	if (FR_ARCH_SHOW_COUNTER_RATE && s->rates.n) {
+	if (TOOL_SHOW_COUNTER_RATE && s->rates.n) {
 		const struct fr_arch_rate *r = &s->rates.r[0];
 
 		jraw(&j, "counter_hz", "%" PRIu64, (r->hz_num + r->hz_den / 2) / r->hz_den);
 		jmember(&j, "counter_hz_source", r->source);
-	} else if (FR_ARCH_SHOW_COUNTER_RATE) {
+	} else if (TOOL_SHOW_COUNTER_RATE) {
 		jraw(&j, "counter_hz", "null");
 		jmember(&j, "counter_hz_source", NULL);
 	}

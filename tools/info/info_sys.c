@@ -5,7 +5,6 @@
 #include <sys/utsname.h>
 
 #include "info/info.h"
-#include "startup/decide.h"
 
 #define CS_DIR "/sys/devices/system/clocksource/clocksource0/"
 
@@ -55,7 +54,7 @@ void info_sys_read(struct info_sys *s)
 	trim(s->available);
 	cpu_identity(s);
 	/* The library's own probe: it never executes the instructions it asks about. */
-	fr_cpu_probe_default(&s->cpu);
+	fr_tool_cpu_probe(&s->cpu);
 	fr_arch_counter_rates(&s->rates);
 }
 
@@ -64,7 +63,7 @@ void info_counter_explain(struct info_counter *c, const struct fr_cpu_features *
 	char note[120] = "";
 
 	fr_env_parse(envp, secure, &c->env);
-	c->mode = fr_choose_counter(&c->env, cpu, &c->ordered_missing);
+	c->mode = fr_tool_choose_counter(&c->env, cpu, &c->ordered_missing);
 	for (int i = 0; i < c->env.nwarn; i++)
 		if (strcmp(c->env.warn[i].name, "FASTRAW_TSC") == 0)
 			snprintf(note, sizeof(note), "; FASTRAW_TSC=%s not understood", c->env.warn[i].value);

@@ -19,16 +19,6 @@
 #define FR_ARCH_TSC_MORE_NAMES ", rdtscp, lfence, rdtsc"
 
 /*
- * What the tools print of the counter: the fenced read's name already names both instructions;
- * fastraw-info prints the rate the CPU states (CNTFRQ_EL0, the one fact of its frequency);
- * fastraw-bench has no measured goal for the unordered read (its row is a reference).
- */
-#define FR_ARCH_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
-#define FR_ARCH_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
-#define FR_ARCH_SHOW_COUNTER_RATE 1
-#define FR_ARCH_UNORDERED_GOAL 0
-
-/*
  * Calibrated mode's eligibility words. The kernel's clocksource of the architected timer is
  * "arch_sys_counter" (drivers/clocksource/arm_arch_timer.c). arm64 has no boot option that
  * distrusts it and no /proc/cpuinfo flag that vouches for it (its cpuinfo has a "Features"

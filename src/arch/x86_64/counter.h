@@ -21,16 +21,6 @@
  */
 #define FR_ARCH_TSC_MORE_NAMES ""
 
-/*
- * What the tools print of the counter, kept as x86-64's output always was: fastraw-bench's label
- * of the fenced read and the instructions it names; no rate line in fastraw-info (the pvclock and
- * mult/shift lines show the TSC's rate); fastraw-bench's per-vendor goals for the unordered read.
- */
-#define FR_ARCH_FENCED_LABEL "lfence+rdtsc"
-#define FR_ARCH_FENCED_WHAT "lfence;rdtsc"
-#define FR_ARCH_SHOW_COUNTER_RATE 0
-#define FR_ARCH_UNORDERED_GOAL 1
-
 /* Calibrated mode's eligibility words: the kernel's names for what it thinks of the TSC. */
 #define FR_ARCH_CLOCKSOURCE "tsc"
 #define FR_ARCH_CMDLINE_UNSTABLE "tsc=unstable"
