@@ -8,6 +8,7 @@
 
 #include "calib/calib_hold.h"
 #include "calib/calib_math.h"
+#include "base/once.h"
 #include "base/sys.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
@@ -107,13 +108,13 @@ static int claim(struct fr_held *h)
 		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
 		pid_t seen = 0;
 
-		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		if (FR_CLAIM_SEEN(&updater, &seen, self))
 			return 1;
 		if (seen == self) {
 			fr_unhold_signals(h);
 			return 0;
 		}
-		if (__atomic_compare_exchange_n(&updater, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (FR_CLAIM_SEEN(&updater, &seen, self)) {
 			fr_cal_est_init(&est, &params, seed);
 			if (LD(line.seq) & 1) {
 				/* A publication torn by the fork: back to warm-up, the kernel's values. */

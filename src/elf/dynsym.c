@@ -41,32 +41,27 @@ static int find_libc(struct fr_elfsyms *out)
  * table, so a walk after the program unmapped the vDSO would fault. Only the thread that claims
  * the record writes it; a racer, or a handler interrupting the claimer, walks on its own.
  */
-enum { LIBC_NONE, LIBC_FINDING, LIBC_FOUND };
-
-static int libc_state = LIBC_NONE;
+static int libc_state = FR_KEEP_NONE;
 static struct fr_elfsyms libc_kept;
 
 int fr_libc_tables(struct fr_elfsyms *out)
 {
-	int st = __atomic_load_n(&libc_state, __ATOMIC_ACQUIRE), expected = LIBC_NONE;
-
-	if (st == LIBC_FOUND) {
+	if (fr_keep_ready(&libc_state)) {
 		*out = libc_kept;
 		return 0;
 	}
 	if (find_libc(out) != 0)
 		return -1;
-	if (st == LIBC_NONE &&
-	    __atomic_compare_exchange_n(&libc_state, &expected, LIBC_FINDING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (fr_keep_claim(&libc_state)) {
 		libc_kept = *out;
-		__atomic_store_n(&libc_state, LIBC_FOUND, __ATOMIC_RELEASE);
+		fr_keep_done(&libc_state, 1);
 	}
 	return 0;
 }
 
 int fr_libc_kept_at(uintptr_t bias, struct fr_elfsyms *out)
 {
-	if (__atomic_load_n(&libc_state, __ATOMIC_ACQUIRE) != LIBC_FOUND || libc_kept.bias != bias)
+	if (!fr_keep_ready(&libc_state) || libc_kept.bias != bias)
 		return 0;
 	*out = libc_kept;
 	return 1;

@@ -135,27 +135,24 @@ static int ldso_from(uintptr_t base, int probe, struct fr_elfsyms *out)
  * What the first search found, kept, as fr_libc_tables keeps libc's: only the thread that claims
  * the record writes it; a racer, or a handler interrupting the claimer, searches on its own.
  */
-enum { LDSO_NONE, LDSO_FINDING, LDSO_FOUND };
-
-static int ldso_state = LDSO_NONE;
+static int ldso_state = FR_KEEP_NONE;
 static struct fr_elfsyms ldso_kept;
 
 static int ldso_tables(struct fr_elfsyms *out)
 {
-	int st = __atomic_load_n(&ldso_state, __ATOMIC_ACQUIRE), expected = LDSO_NONE, probe;
+	int probe;
 	uintptr_t base;
 
-	if (st == LDSO_FOUND) {
+	if (fr_keep_ready(&ldso_state)) {
 		*out = ldso_kept;
 		return 0;
 	}
 	base = ldso_base(&probe);
 	if (ldso_from(base, probe, out) != 0)
 		return -1;
-	if (st == LDSO_NONE &&
-	    __atomic_compare_exchange_n(&ldso_state, &expected, LDSO_FINDING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (fr_keep_claim(&ldso_state)) {
 		ldso_kept = *out;
-		__atomic_store_n(&ldso_state, LDSO_FOUND, __ATOMIC_RELEASE);
+		fr_keep_done(&ldso_state, 1);
 	}
 	return 0;
 }

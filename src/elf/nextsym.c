@@ -237,9 +237,7 @@ static int chain_run(struct chain_walk *c)
  */
 #define CHAIN_MAX 32
 
-enum { CHAIN_NONE, CHAIN_BUILDING, CHAIN_READY };
-
-static int chain_state = CHAIN_NONE;
+static int chain_state = FR_KEEP_NONE;
 static int chain_n, chain_self_at_start, chain_copy_found;
 static struct fr_elfsyms chain[CHAIN_MAX];
 static struct fr_elfsyms chain_copy; /* the first copy ahead of ours, when chain_copy_found */
@@ -258,21 +256,19 @@ static int add(const struct fr_elfsyms *s, void *arg)
 /* The record, made by the first caller that claims it; 0 when it is there to read. */
 static int chain_ready(void)
 {
-	int st = __atomic_load_n(&chain_state, __ATOMIC_ACQUIRE), expected = CHAIN_NONE, overflow = 0;
+	int overflow = 0, ok;
 	struct chain_walk c = { add, &overflow, 0, 0, &chain_copy, 0 };
-	int ok;
 
-	if (st == CHAIN_READY)
+	if (fr_keep_ready(&chain_state))
 		return 0;
 	/* Another thread (or a handler's interrupted thread) is recording: walk on our own. */
-	if (st != CHAIN_NONE || !__atomic_compare_exchange_n(&chain_state, &expected, CHAIN_BUILDING, 0,
-							     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (!fr_keep_claim(&chain_state))
 		return -1;
 	chain_n = 0;
 	ok = chain_run(&c) == 0 && c.reached_libc && !overflow;
 	chain_self_at_start = c.self_at_start;
 	chain_copy_found = c.copy_found;
-	__atomic_store_n(&chain_state, ok ? CHAIN_READY : CHAIN_NONE, __ATOMIC_RELEASE);
+	fr_keep_done(&chain_state, ok);
 	return ok ? 0 : -1;
 }
 
@@ -421,10 +417,7 @@ static void *late_kept(const char *name)
 static void late_keep(const char *name, void *p)
 {
 	for (int i = 0; i < LATE_SLOTS; i++) {
-		const char *expected = NULL;
-
-		if (__atomic_compare_exchange_n(&late_slots[i].name, &expected, name, 0, __ATOMIC_ACQ_REL,
-						__ATOMIC_ACQUIRE)) {
+		if (FR_CLAIM(&late_slots[i].name, NULL, name)) {
 			__atomic_store_n(&late_slots[i].found, p, __ATOMIC_RELEASE);
 			return;
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
+#include "base/once.h"
 #include "elf/dynsym.h"
 
 const void *fr_vdso_base(void)
@@ -40,32 +41,37 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out)
 	return fr_elfsyms_from_dynamic(dyn, bias, 0, out);
 }
 
-/* The extent of this process's vDSO image, recorded the first time it was found readable. */
+/*
+ * The extent of this process's vDSO image, recorded the first time it was found readable: two
+ * words, kept by whichever caller claims them (base/once.h); a racer answers with its own.
+ */
+static int range_state = FR_KEEP_NONE;
 static uintptr_t range_lo, range_hi;
-static int range_known;
 
-/* Racers record the same two values before the same release store. */
 static void record_range(uintptr_t lo, uintptr_t hi)
 {
-	if (__atomic_load_n(&range_known, __ATOMIC_ACQUIRE))
+	if (!fr_keep_claim(&range_state))
 		return;
 	range_lo = lo;
 	range_hi = hi;
-	__atomic_store_n(&range_known, 1, __ATOMIC_RELEASE);
+	fr_keep_done(&range_state, 1);
 }
 
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
 {
 	uintptr_t l, h;
 
-	if (!__atomic_load_n(&range_known, __ATOMIC_ACQUIRE)) {
-		l = (uintptr_t)fr_vdso_base();
-		if (!l || (h = fr_elf_image_end((const void *)l)) <= l)
-			return -1;
-		record_range(l, h);
+	if (fr_keep_ready(&range_state)) {
+		*lo = range_lo;
+		*hi = range_hi;
+		return 0;
 	}
-	*lo = range_lo;
-	*hi = range_hi;
+	l = (uintptr_t)fr_vdso_base();
+	if (!l || (h = fr_elf_image_end((const void *)l)) <= l)
+		return -1;
+	record_range(l, h);
+	*lo = l;
+	*hi = h;
 	return 0;
 }
 

@@ -103,14 +103,6 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 		return fr_served.next(clk, ts);                                                           \
 	}
 
-#define FR_UNORDERED_unordered 1
-#define FR_UNORDERED_fenced 0
-#define FR_UNORDERED_ordered 0
-
-#define FR_CTR_INDEX_ordered FR_CTR_ORDERED
-#define FR_CTR_INDEX_fenced FR_CTR_FENCED
-#define FR_CTR_INDEX_unordered FR_CTR_UNORDERED
-
 FR_ARCH_READERS(FR_HRES_READERS)
 
 #define FR_CELL_HRES(raw, now, rules_, fs_, ctr) [rules_][FR_CTR_INDEX_##ctr] = hres_##raw,
@@ -118,15 +110,14 @@ FR_ARCH_READERS(FR_HRES_READERS)
 static const fr_clock_read_fn hres_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_HRES) };
 static const fr_clock_fn served_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_SERVED) };
 
-#define FR_PAIRING(raw, now, rules_, fs_, ctr) || (lay->rules == (rules_) && lay->field_shift == (fs_))
 fr_clock_read_fn fr_hres_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
-	return (0 FR_ARCH_READERS(FR_PAIRING)) ? hres_instances[lay->rules][mode] : NULL;
+	return fr_pairing_ok(lay) ? hres_instances[lay->rules][mode] : NULL;
 }
 
 fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
-	return (0 FR_ARCH_READERS(FR_PAIRING)) ? served_instances[lay->rules][mode] : NULL;
+	return fr_pairing_ok(lay) ? served_instances[lay->rules][mode] : NULL;
 }
 
 struct fr_served fr_served;

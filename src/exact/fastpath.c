@@ -84,16 +84,6 @@ struct fr_kdata fr_kd;
 		return ns;                                                                                \
 	}
 
-/* Which counter read is the unordered one, for FR_READERS's ctr argument. */
-#define FR_UNORDERED_unordered 1
-#define FR_UNORDERED_fenced 0
-#define FR_UNORDERED_ordered 0
-
-/* The index of a counter read in the tables below, for FR_ARCH_READERS's ctr argument. */
-#define FR_CTR_INDEX_ordered FR_CTR_ORDERED
-#define FR_CTR_INDEX_fenced FR_CTR_FENCED
-#define FR_CTR_INDEX_unordered FR_CTR_UNORDERED
-
 /*
  * Each architecture builds only its own readers, those its eras use, each with the field shift
  * its eras have (FR_ARCH_READERS, arch/<cpu>/abi.h, where every name is written out): x86's
@@ -106,19 +96,12 @@ FR_ARCH_READERS(FR_READERS)
 static const fr_raw_fn instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_RAW) };
 static const fr_now_fn now_instances[FR_RULES_COUNT][FR_CTR_MODES] = { FR_ARCH_READERS(FR_CELL_NOW) };
 
-/* The readers bake in their rules' field shift (max_cycles from 6.10): any other pairing is refused. */
-#define FR_PAIRING(raw, now, rules_, fs_, ctr) || (lay->rules == (rules_) && lay->field_shift == (fs_))
-static int pairing_ok(const struct fr_layout *lay)
-{
-	return 0 FR_ARCH_READERS(FR_PAIRING);
-}
-
 fr_raw_fn fr_raw_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
-	return pairing_ok(lay) ? instances[lay->rules][mode] : NULL;
+	return fr_pairing_ok(lay) ? instances[lay->rules][mode] : NULL;
 }
 
 fr_now_fn fr_now_for(const struct fr_layout *lay, enum fr_counter_mode mode)
 {
-	return pairing_ok(lay) ? now_instances[lay->rules][mode] : NULL;
+	return fr_pairing_ok(lay) ? now_instances[lay->rules][mode] : NULL;
 }

@@ -11,9 +11,11 @@
 #include "elf/dynsym.h"
 #include "elf/elfsym.h"
 #include "proc/env.h"
+#include "base/once.h"
 #include "base/pages.h"
 #include "elf/vdso_elf.h"
 
+/* Its own states, not FR_KEEP_*: a build that fails is final (OFF), not given back to retry. */
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
 /* Static and page-aligned, like the image it copies; no allocation anywhere. */
@@ -96,8 +98,7 @@ const void *fr_shadow_get(const void *real)
 		return image;
 	if (s != SHADOW_IDLE)
 		return real;
-	if (!__atomic_compare_exchange_n(&state, &expected, SHADOW_BUILDING, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+	if (!FR_CLAIM_SEEN(&state, &expected, SHADOW_BUILDING))
 		return expected == SHADOW_READY ? image : real;
 	s = wanted() && build() == 0 ? SHADOW_READY : SHADOW_OFF;
 	__atomic_store_n(&state, s, __ATOMIC_RELEASE);

@@ -3,6 +3,7 @@
 #include "passthru/depth.h"
 
 #include "base/libc.h"
+#include "base/once.h"
 #include "elf/early.h"
 #include "report/errfd.h"
 #include "report/log.h"
@@ -74,7 +75,7 @@ void fr_depth_report(const char *name)
 
 	/* Before relocation errno is out of reach and initialisation has not run: nothing is said. */
 	if (!fr_relocated() || !__atomic_load_n(&fr_depth_debug, __ATOMIC_RELAXED) ||
-	    __atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+	    !FR_CLAIM(&reported, 0, 1))
 		return;
 	/* Only to the stderr the process started with (report/errfd.h), as every other line. */
 	if (!fr_errfd_unchanged())

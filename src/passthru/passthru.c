@@ -13,6 +13,7 @@
 #include "elf/early.h"
 #include "elf/nextsym.h"
 #include "arch/arch.h"
+#include "base/once.h"
 #include "report/stats.h"
 #include "elf/vdso_elf.h"
 
@@ -54,14 +55,14 @@ fr_real_fn fr_real = { real_init };
 fr_real_fn fr_real_get(void)
 {
 	fr_real_fn f = { __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE) };
-	int (*expected)(clockid_t, struct timespec *) = real_init;
 	int saved = errno;
 
 	if (f.call != real_init)
 		return f;
 	f = resolve_real();
 	errno = saved;
-	__atomic_compare_exchange_n(&fr_real.call, &expected, f.call, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	/* A claim, not fr_once_put: the slot starts at real_init, not NULL, and only that is replaced. */
+	FR_CLAIM(&fr_real.call, real_init, f.call);
 	return f;
 }
 
@@ -172,12 +173,12 @@ fr_real_fn fr_direct;
  */
 static fr_clock_fn publish(void)
 {
-	fr_clock_fn f = fr_pass_target(), expected = NULL;
+	fr_clock_fn f = fr_pass_target();
 
 	if (f == vdso_libc_convention)
 		__atomic_store_n(&fr_direct.call, fr_real_get().call, __ATOMIC_RELEASE);
 	else
-		__atomic_compare_exchange_n(&fr_pass, &expected, f, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		FR_CLAIM(&fr_pass, NULL, f);
 	return f;
 }
 

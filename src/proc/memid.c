@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "base/once.h"
 #include "base/sys.h"
 
 #ifndef MADV_WIPEONFORK
@@ -72,8 +73,7 @@ int fr_memid_own(pid_t self)
 		 * forked child made before ever asking would win it instead: the forked child then
 		 * only reads, which is slower, never wrong.)
 		 */
-		return seen == 0 && (__atomic_compare_exchange_n(p, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
-				     seen == self);
+		return seen == 0 && (FR_CLAIM_SEEN(p, &seen, self) || seen == self);
 	}
 	seen = LD(owner);
 	if (seen == self)

@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 
 #include "arch/arch.h"
+#include "base/once.h"
 
 static int noted;   /* fr_errfd_note ran */
 static int err_open; /* a file was noted */
@@ -32,7 +33,7 @@ void fr_errfd_note(int at_start)
 {
 	struct stat st;
 
-	if (__atomic_exchange_n(&noted, 1, __ATOMIC_ACQ_REL))
+	if (!FR_CLAIM(&noted, 0, 1))
 		return;
 	if (stat_fd2(&st) != 0 || (!at_start && !fd2_is_terminal()))
 		return;

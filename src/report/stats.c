@@ -7,6 +7,7 @@
 #include "arch/arch.h"
 #include "report/clocknames.h"
 #include "report/errfd.h"
+#include "base/once.h"
 #include "base/pages.h"
 #include "base/sys.h"
 
@@ -124,7 +125,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 	static int once;
 
 	raw_target = target;
-	if (!__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
+	if (FR_CLAIM(&once, 0, 1)) {
 		int (*reg)(void (*)(void)) = __atomic_load_n(&atfork_reg, __ATOMIC_ACQUIRE);
 
 		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0 && reg)

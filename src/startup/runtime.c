@@ -57,22 +57,19 @@ static char **start_environment(void)
  * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
  * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
  */
-enum { ENV_NONE, ENV_PARSING, ENV_KEPT };
-static int env_state;
+static int env_state = FR_KEEP_NONE;
 static struct fr_env env_kept;
 
 const struct fr_env *fr_env_get(struct fr_env *scratch)
 {
-	int expected = ENV_NONE;
-
-	if (__atomic_load_n(&env_state, __ATOMIC_ACQUIRE) == ENV_KEPT)
+	if (fr_keep_ready(&env_state))
 		return &env_kept;
-	if (!__atomic_compare_exchange_n(&env_state, &expected, ENV_PARSING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+	if (!fr_keep_claim(&env_state)) {
 		fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), scratch);
 		return scratch;
 	}
 	fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), &env_kept);
-	__atomic_store_n(&env_state, ENV_KEPT, __ATOMIC_RELEASE);
+	fr_keep_done(&env_state, 1);
 	return &env_kept;
 }
 

@@ -5,6 +5,6 @@
 set(FRT_ORACLE_SOURCES test_oracle.c regime_pvclock.c regime_hvclock.c compare.c pages.c values.c
   vdso_copy.c sites.c)
 set(FRT_ORACLE_TIMEOUT 120)
-# The oracle on the live pages (live.c, ../live.h), which e2e_settime links: the comparison
-# harness and the copy without the synthetic regimes.
-set(FRT_LIVE_ORACLE_SOURCES live.c compare.c pages.c values.c vdso_copy.c sites.c)
+# The oracle on the live pages (../live.c with live_cpu.h, ../live.h), which e2e_settime links:
+# the comparison harness and the copy without the synthetic regimes.
+set(FRT_LIVE_ORACLE_SOURCES compare.c pages.c values.c vdso_copy.c sites.c)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The arm64 oracle on the live pages: settled snapshots of the data page through the copied vDSO and ours, and how the page moved. */
-#include "../live.h"
+/* The oracle on the live pages: settled snapshots of the data page through the copied vDSO and ours, and how the page moved. */
+#include "live.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "compare.h"
-#include "../vvar_entry.h"
+#include "vvar_entry.h"
 #include "arch/arch.h"
 #include "ksys.h"
+#include "live_cpu.h" /* the CPU's half, in oracle/<cpu>/ */
 
 /* Counter values per snapshot: enough to meet RAW and every served clock twice. */
 #define PER_SNAPSHOT 12
@@ -17,21 +17,21 @@
 const char *olive_open(void)
 {
 	int fatal;
-	const char *why = aorun_open(&fatal);
+	const char *why = LIVE_OPEN(&fatal);
 
 	if (why)
 		return why;
-	if (aorun_ac.live_mode != FR_MODE_COUNTER || aorun_ac.live_in_timens) {
-		aorun_close();
-		return "the live clock mode is not the generic timer's, or this process is in a time namespace";
+	if (LIVE_UNUSABLE()) {
+		LIVE_CLOSE();
+		return LIVE_UNUSABLE_WHY;
 	}
-	acopy_set_carry_shortcut(&aorun_ac, 1);
+	LIVE_CARRY_SHORTCUT(1);
 	return NULL;
 }
 
 void olive_close(void)
 {
-	aorun_close();
+	LIVE_CLOSE();
 }
 
 /* One base of entry e: seconds and shifted nanoseconds. */
@@ -41,7 +41,7 @@ struct base {
 
 static struct base base_of(uint8_t *e, unsigned clk)
 {
-	const uint8_t *b = oe_clock_base(e, aorun_kd.lay, clk);
+	const uint8_t *b = oe_clock_base(e, LIVE_KD.lay, clk);
 
 	return (struct base){ oe_get64(b), oe_get64(b + 8) };
 }
@@ -63,8 +63,8 @@ static int64_t raw_now_ns(void)
 /* How the snapshot just taken moved against the previous one (first: no previous). */
 static void note_moves(struct olive_counts *c, int first, int64_t *rt_off)
 {
-	uint8_t *h = oe_entry(aorun_ac.vvar, aorun_kd.lay, 0, 0), *r = oe_entry(aorun_ac.vvar, aorun_kd.lay, 0, 1);
-	uint32_t fs = aorun_kd.lay->field_shift, mult = oe_get32(h + FR_OFF_MULT + fs), shift = oe_get32(h + FR_OFF_SHIFT + fs);
+	uint8_t *h = oe_entry(LIVE_COPY.vvar, LIVE_KD.lay, 0, 0), *r = oe_entry(LIVE_COPY.vvar, LIVE_KD.lay, 0, 1);
+	uint32_t fs = LIVE_KD.lay->field_shift, mult = oe_get32(h + FR_OFF_MULT + fs), shift = oe_get32(h + FR_OFF_SHIFT + fs);
 	static uint32_t last_mult, last_raw_mult;
 	uint32_t raw_mult = oe_get32(r + FR_OFF_MULT + fs);
 	struct base rt = base_of(h, CLOCK_REALTIME), tai = base_of(h, CLOCK_TAI);
@@ -95,27 +95,27 @@ static void note_moves(struct olive_counts *c, int first, int64_t *rt_off)
 
 int olive_run(const char *name, int64_t ns, struct olive_counts *c)
 {
-	struct aorun_tally t;
+	live_tally t;
 	int64_t end = raw_now_ns() + ns, rt_off = 0;
 	int ok;
 
 	memset(c, 0, sizeof(*c));
 	orng_seed(31);
-	aorun_begin(&t, name, AORUN_COMPUTE);
+	LIVE_BEGIN(&t, name);
 	while (raw_now_ns() < end) {
 		uint64_t now;
 
-		if (acopy_refresh(&aorun_ac) != 0)
+		if (LIVE_REFRESH() != 0)
 			continue;
 		note_moves(c, c->snapshots == 0, &rt_off);
 		c->snapshots++;
 		/* The counter now and a little later: what a reader of this snapshot would meet. */
 		now = fr_arch_counter_unordered();
-		aorun_one(&t, now);
+		LIVE_ONE(&t, now);
 		for (int i = 1; i < PER_SNAPSHOT; i++)
-			aorun_one(&t, now + orng_below(1ULL << 24));
+			LIVE_ONE(&t, now + orng_below(1ULL << 24));
 	}
-	ok = aorun_end(&t);
+	ok = LIVE_END(&t);
 	c->compared = t.n + t.s_n;
 	c->differences = t.diff + t.mismatch + t.bad_call + t.s_diff + t.s_mismatch + t.s_bad;
 	printf("oracle: %-44s live: snapshots=%u compared=%u differences=%u mult %u..%u (first %u) changes=%u "
