@@ -33,11 +33,8 @@ static int call_monotonic(void *fn)
  */
 const char *fr_cal_gtod_fixed(const struct fr_gtod_fixed *f, struct fr_gtod *g)
 {
-	struct fr_elfsyms s;
-	uintptr_t end;
-	long i;
 	const uint8_t *code;
-	unsigned long size;
+	size_t size = 0;
 	unsigned at_seq;
 	uint64_t lo = FR_ARCH_GTOD_FIXED_PAGE + FIXED_GTOD_OFFSET;
 
@@ -47,14 +44,9 @@ const char *fr_cal_gtod_fixed(const struct fr_gtod_fixed *f, struct fr_gtod *g)
 	if (!f->vdso)
 		return "no vDSO";
 	/* Every page of the image is asked about before it is read: the program may have unmapped it. */
-	if (!(end = fr_elf_image_end(f->vdso)) || fr_vdso_open(f->vdso, &s) != 0 ||
-	    (i = fr_elfsyms_find(&s, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION)) < 0)
-		return "no clock_gettime in the vDSO";
-	code = (const uint8_t *)(s.bias + s.symtab[i].st_value);
-	size = s.symtab[i].st_size;
-	if (!size || size > FIXED_CODE_MAX || (uintptr_t)code < (uintptr_t)f->vdso || (uintptr_t)code > end ||
-	    size > end - (uintptr_t)code)
-		return "the vDSO's clock_gettime lies outside its image";
+	code = fr_vdso_code(f->vdso, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION, &size);
+	if (!code || size > FIXED_CODE_MAX)
+		return "no clock_gettime of a function's size within the vDSO's image";
 	if (fr_arch_abs_refs(code, size, lo, lo + FIXED_GTOD_BYTES, &at_seq) < 2 || !at_seq)
 		return "the vDSO's clock_gettime does not address the fixed gtod page";
 	if (f->call((void *)code) != 0)
