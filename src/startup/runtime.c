@@ -375,6 +375,7 @@ static void init_once(void)
 {
 	struct fr_claim_mark mark;
 	fr_real_fn real;
+	int says;
 
 	/*
 	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
@@ -401,6 +402,8 @@ static void init_once(void)
 	if (real.call != fr_real_sys().call && fr_word_readable((const volatile void *)real.call) == 0)
 		real = (fr_real_fn){ fr_sys_clock_gettime_after_vdso };
 	plan_make(&plan, real);
+	/* Whether report prints a line: a warning, the ordered counter missing, or FASTRAW_DEBUG. */
+	says = plan.env.nwarn || plan.ordered_missing || plan.env.debug;
 	/* The holder writes the state the fast path reads before the release store that publishes it. */
 	fr_kd = plan.kd;
 	state.syscall_mode = syscall_mode_of(&plan.env);
@@ -418,7 +421,7 @@ static void init_once(void)
 	 * walked only then). A copy loaded with the program notes it now; a dlopen'd one cannot
 	 * know the stderr the process started with.
 	 */
-	if (plan.env.nwarn || plan.ordered_missing || plan.env.debug || plan.env.stats) {
+	if (says || plan.env.stats) {
 		fr_errfd_note(fr_self_loaded_at_start());
 		fr_line_program_from(fr_program_name);
 	}
@@ -441,7 +444,7 @@ static void init_once(void)
 	__atomic_store_n(&fr_depth_debug, plan.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
 	/* Only when there is something to say: report's line buffers are a kilobyte of stack. */
-	if (plan.env.nwarn || plan.ordered_missing || plan.env.debug)
+	if (says)
 		report(&plan, &state.st);
 }
 
