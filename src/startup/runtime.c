@@ -75,10 +75,23 @@ const struct fr_env *fr_env_get(struct fr_env *scratch)
 
 static int raw_pass(struct timespec *ts)
 {
-	return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);
+	return fr_passthrough_libc(CLOCK_MONOTONIC_RAW, ts);
 }
 
-/* RAW in the vDSO's convention (0 or -errno), errno untouched: libc's-convention reader, converted. */
+/*
+ * A RAW entry failed, so its pass-through did: the error is the pass-through's own, asked again
+ * in the library's convention (the same pointer gets the same answer), not read back from errno.
+ */
+static __attribute__((noinline)) int vdso_raw_failed(struct timespec *ts)
+{
+	return fr_kcall(fr_real_get(), CLOCK_MONOTONIC_RAW, ts).err;
+}
+
+/*
+ * RAW in the vDSO's convention (0 or -errno), errno untouched. The RAW entries are libc-shaped,
+ * the tail the exported clock_gettime jumps to, and set errno when they fail: errno is kept as
+ * the caller had it, never read as an answer.
+ */
 static inline int raw_vdso_convention(struct timespec *ts)
 {
 	int saved, ret;
@@ -88,7 +101,7 @@ static inline int raw_vdso_convention(struct timespec *ts)
 	saved = errno;
 	ret = fr_raw_call(ts);
 	if (ret != 0)
-		ret = errno > 0 ? -errno : -EINVAL;
+		ret = vdso_raw_failed(ts);
 	errno = saved;
 	return ret;
 }
