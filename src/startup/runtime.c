@@ -154,10 +154,8 @@ struct plan {
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
-/* The release fr_init_release decides for, instead of uname's; NULL in the library. */
-static const char *release_seam;
-
-static void plan_make(struct plan *p, fr_real_fn real)
+/* release: what the tools' entry (fr_init_release) decides for instead of uname's; NULL in the library. */
+static void plan_make(struct plan *p, fr_real_fn real, const char *release)
 {
 	const struct fr_env *env;
 	struct fr_gtod g, *gtod;
@@ -168,8 +166,8 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.pick.era = "none";
 	p->st.mode = -1;
 	p->gtod_era = -1;
-	if (release_seam)
-		p->st.release = release_seam;
+	if (release)
+		p->st.release = release;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
 	env = fr_env_get(&p->env);
@@ -383,8 +381,8 @@ static void publish(const struct fr_state *s)
  */
 static struct plan plan FR_LATE_STATIC(plan);
 
-/* The work of fr_init; errno is the caller's business. */
-static void init_once(void)
+/* The work of fr_init, for uname's release or the one given; errno is the caller's business. */
+static void init_once(const char *release)
 {
 	struct fr_claim_mark mark;
 	fr_real_fn real;
@@ -414,7 +412,7 @@ static void init_once(void)
 	 */
 	if (real.call != fr_real_sys().call && fr_word_readable((const volatile void *)real.call) == 0)
 		real = (fr_real_fn){ fr_sys_clock_gettime_after_vdso };
-	plan_make(&plan, real);
+	plan_make(&plan, real, release);
 	/* Whether report prints a line: a warning, the ordered counter missing, or FASTRAW_DEBUG. */
 	says = plan.env.nwarn || plan.ordered_missing || plan.env.debug;
 	/* The holder writes the state the fast path reads before the release store that publishes it. */
@@ -461,7 +459,7 @@ static void init_once(void)
 		report(&plan, &state.st);
 }
 
-void fr_init(void)
+static void init_for(const char *release)
 {
 	int saved;
 
@@ -470,8 +468,13 @@ void fr_init(void)
 		return;
 	saved = errno;
 	if (!fr_state_published())
-		init_once();
+		init_once(release);
 	errno = saved;
+}
+
+void fr_init(void)
+{
+	init_for(NULL);
 }
 
 const struct fr_state *fr_state_get(void)
@@ -486,8 +489,7 @@ const struct fr_state *fr_state_get(void)
 
 void fr_init_release(const char *release)
 {
-	release_seam = release;
-	fr_init();
+	init_for(release);
 }
 
 const struct fr_status *fr_status_get(void)
