@@ -2,7 +2,6 @@
 /* Probe: single-steps one CLOCK_MONOTONIC_RAW call in a child and counts the counter reads, fences and system calls it executes (x86-64 code: its registers, int3, its encodings). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,23 +220,6 @@ static int trace_one(int abandon, struct counts *c, int *decided)
 }
 
 /*
- * Tracer and child share this CPU: a step is then a switch between two tasks on one CPU, never a
- * wake-up of another (under emulation, or on a loaded host, that costs far more than the step).
- * Where affinity cannot be set the steps are only slower.
- */
-static void stay_on_this_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
-/*
  * Single-stepping makes the call last far longer than it does untraced, so a timer tick can
  * update the kernel's data inside a seqcount window, and the call reads again (the library gives
  * up after FR_SEQ_TRIES rounds and passes the call through; the vDSO's own loop has no bound).
@@ -253,7 +235,7 @@ int main(void)
 	int traces, ret, decided = -2;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	stay_on_this_cpu();
+	step_stay_on_this_cpu();
 	find_exec_maps();
 	for (traces = 1;; traces++) {
 		memset(&c, 0, sizeof(c));

@@ -2,7 +2,6 @@
 /* Probe: single-steps one warm CLOCK_MONOTONIC_RAW call, of the vDSO's clock_gettime or of the one the program binds, in a child, and prints how many instructions it executed and of which kinds. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,19 +101,6 @@ static e2e_clock_fn vdso_clock_gettime(void)
 	return (e2e_clock_fn)p;
 }
 
-/* Tracer and child on one CPU: each step is a switch between two tasks, never a wake-up of another CPU. */
-static void stay_on_this_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * Usage: e2e_probe_steps vdso|bound. "vdso" traces the vDSO's own clock_gettime, called through a
  * pointer; "bound" the clock_gettime the program binds (libfastraw's under LD_PRELOAD), called
@@ -142,7 +128,7 @@ int main(int argc, char **argv)
 		printf("error=cannot find the probe's text in /proc/self/maps\n");
 		return 2;
 	}
-	stay_on_this_cpu();
+	step_stay_on_this_cpu();
 	while (good < GOOD_TRACES && traces < MAX_TRACES) {
 		memset(&cur, 0, sizeof(cur));
 		traces++;

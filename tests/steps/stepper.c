@@ -5,6 +5,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +184,18 @@ void step_print(const struct step_trace *t)
 			printf("%02x", t->words[i][STEP_SHOW_WORD ? STEP_SHOW_BYTES - 1 - j : j]);
 		putchar(i + 1 < t->steps ? ' ' : '\n');
 	}
+}
+
+void step_stay_on_this_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }
 
 void step_kill(pid_t pid, int fd)

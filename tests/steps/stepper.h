@@ -52,6 +52,14 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
  */
 void step_wait_for_tick(void);
 
+/*
+ * Keeps the caller, and the children it forks from then on, on the CPU it runs on: a step is then
+ * a switch between two tasks on one CPU, never a wake-up of another (under emulation, or on a
+ * loaded host, that costs far more than the step). Where affinity cannot be set the steps are
+ * only slower.
+ */
+void step_stay_on_this_cpu(void);
+
 /* What the traced call returned, sent by the child through a pipe once it runs untraced again. */
 struct step_outcome {
 	int ret;
