@@ -325,6 +325,20 @@ int64_t e2e_int_value(const char *s, const char *key)
 	return strtoll(v, NULL, 10);
 }
 
+void e2e_assert_values(const char *s, const char *const *want)
+{
+	for (; *want; want++) {
+		const char *eq = strchr(*want, '=');
+		char key[64];
+
+		ck_assert_msg(eq && (size_t)(eq - *want) < sizeof(key), "not key=<n>: %s", *want);
+		memcpy(key, *want, (size_t)(eq - *want));
+		key[eq - *want] = '\0';
+		ck_assert_msg(e2e_int_value(s, key) == strtoll(eq + 1, NULL, 10), "%s=%lld, want %s", key,
+			      (long long)e2e_int_value(s, key), eq + 1);
+	}
+}
+
 int e2e_cpu_has_ordered(void)
 {
 	/* x86-64: RDTSCP (CPUID 0x80000001, EDX bit 27); arm64: FEAT_ECV (AT_HWCAP2 bit 19). */

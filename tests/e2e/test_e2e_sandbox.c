@@ -12,17 +12,9 @@ static void run_with(struct e2e_result *r, const struct e2e_opts *opts, const ch
 	/* The filter trapped nothing: no open, read, mprotect or getpid behind any of the calls. */
 	ck_assert_msg(e2e_int_value(r->out, "trapped") == 0, "system calls were made under the filter:\n%.*s",
 		      E2E_SHOWN, r->out);
-	ck_assert_int_eq(e2e_int_value(r->out, "raw_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "mono_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_default_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_next_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "dlsym_vdso_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_nonzero"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_same_header"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_clock_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "second_ehdr_same"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "errno_kept"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "raw_after_ok"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("raw_ok=1", "mono_ok=1", "dlsym_default_ok=1", "dlsym_next_ok=1",
+					   "dlsym_vdso_ok=1", "ehdr_nonzero=1", "ehdr_same_header=1", "ehdr_clock_ok=1",
+					   "second_ehdr_same=1", "errno_kept=1", "raw_after_ok=1"));
 }
 
 /* The probe passes under the filter (`filter`: its mode); getauxval gives the kernel's image exactly when `kernel`. */
