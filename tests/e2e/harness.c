@@ -46,17 +46,8 @@ int64_t e2e_kernel_raw_ns(void)
 
 int64_t e2e_timens_shift_ns(long mono_sec)
 {
-	char line[128];
-	long long sec = 0, nsec = 0;
-	FILE *f = fopen("/proc/self/timens_offsets", "r");
-
 	/* No file: a kernel without time namespaces, so the caller has no offset either. */
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "monotonic %lld %lld", &sec, &nsec) == 2)
-			break;
-	if (f)
-		fclose(f);
-	return (int64_t)mono_sec * 1000000000LL - ((int64_t)sec * 1000000000LL + nsec);
+	return (int64_t)mono_sec * 1000000000LL - fr_test_timens_offset_ns();
 }
 
 static int inherited(const char *var)
@@ -332,6 +323,20 @@ int64_t e2e_int_value(const char *s, const char *key)
 
 	ck_assert_msg(v, "no %s= line in probe output:\n%.*s", key, E2E_SHOWN, s);
 	return strtoll(v, NULL, 10);
+}
+
+void e2e_assert_values(const char *s, const char *const *want)
+{
+	for (; *want; want++) {
+		const char *eq = strchr(*want, '=');
+		char key[64];
+
+		ck_assert_msg(eq && (size_t)(eq - *want) < sizeof(key), "not key=<n>: %s", *want);
+		memcpy(key, *want, (size_t)(eq - *want));
+		key[eq - *want] = '\0';
+		ck_assert_msg(e2e_int_value(s, key) == strtoll(eq + 1, NULL, 10), "%s=%lld, want %s", key,
+			      (long long)e2e_int_value(s, key), eq + 1);
+	}
 }
 
 int e2e_cpu_has_ordered(void)

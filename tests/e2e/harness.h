@@ -60,6 +60,8 @@ void e2e_stats_of(const char *err, const char *name, long long *fast, long long 
 int e2e_count_lib_lines(const char *s, const char *start);
 /* The integer in the first line "key=<n>" of s; fails the test when there is none. */
 int64_t e2e_int_value(const char *s, const char *key);
+/* Each "key=<n>" of want (NULL-ended, as E2E_ARGV makes it) is what e2e_int_value(s, key) gives. */
+void e2e_assert_values(const char *s, const char *const *want);
 
 /* The kernel's CLOCK_MONOTONIC_RAW now, in nanoseconds. */
 int64_t e2e_kernel_raw_ns(void);

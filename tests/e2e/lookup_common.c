@@ -5,7 +5,11 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <stdio.h>
+
+/* What errno holds across a call that must not touch it. */
+#define SENTINEL 4321
 
 const char *lookup_where(const void *p)
 {
@@ -26,6 +30,30 @@ void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t s
 	for (int i = 0; i < LOOKUP_SAMPLES; i++)
 		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
 	e2e_tally_add(sum, &t);
+}
+
+int lookup_convention(const char *key, void *p, int vdso, int null_too)
+{
+	e2e_clock_fn fn = (e2e_clock_fn)p;
+	struct timespec ts;
+	int ok;
+
+	if (!fn)
+		return 1;
+	if (vdso) {
+		errno = SENTINEL;
+		ok = !null_too || (fn(CLOCK_MONOTONIC_RAW, NULL) == -EFAULT && errno == SENTINEL);
+		ok = ok && fn(12345, &ts) == -EINVAL && errno == SENTINEL;
+		ok = ok && fn(CLOCK_MONOTONIC, &ts) == 0 && errno == SENTINEL;
+	} else {
+		errno = 0;
+		ok = !null_too || (fn(CLOCK_MONOTONIC_RAW, NULL) == -1 && errno == EFAULT);
+		errno = 0;
+		ok = ok && fn(12345, &ts) == -1 && errno == EINVAL;
+	}
+	if (!ok)
+		printf("FAIL %s: not %s calling convention\n", key, vdso ? "the vDSO's" : "libc's");
+	return ok;
 }
 
 unsigned long lookup_kernel_auxv(unsigned long type)

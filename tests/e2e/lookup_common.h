@@ -17,6 +17,14 @@ const char *lookup_where(const void *p);
    times between two kernel reads into sum, each answer allowed slack_ns outside the bracket. */
 void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t slack_ns);
 
+/*
+ * The calling convention of p, found as key: the vDSO's (vdso: 0 or -errno returned, errno never
+ * touched; -EFAULT for a NULL timespec where null_too) or libc's (-1 and errno for an unknown
+ * clock id, and EFAULT for a NULL timespec where null_too). 1 when p keeps it or is NULL; else 0,
+ * with a "FAIL key" line.
+ */
+int lookup_convention(const char *key, void *p, int vdso, int null_too);
+
 /* AT_type as the kernel put it in /proc/self/auxv, or 0. */
 unsigned long lookup_kernel_auxv(unsigned long type);
 

@@ -2,21 +2,18 @@
 /* Probe: a SIGALRM storm whose handler siglongjmps out of CLOCK_MONOTONIC_RAW calls, then how the calls fare and how many getpid they make. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <ucontext.h>
 
 #include "cpu_test.h"
 #include "probe.h"
+#include "seccomp_one.h"
 
 /*
  * Phases, each a number of seconds of back-to-back RAW calls: quiet (no signals), storm (SIGALRM
@@ -53,20 +50,9 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	FRT_UC_SET_RET(uc, pid);
 }
 
-#define PROBE_AUDIT_ARCH FRT_AUDIT_ARCH
-
 /* 0, or -1 where the kernel has no seccomp filters (the count is then unknown). */
 static int count_getpid(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROBE_AUDIT_ARCH, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getpid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = (unsigned short)(sizeof(f) / sizeof(f[0])), .filter = f };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -74,9 +60,9 @@ static int count_getpid(void)
 	sa.sa_flags = SA_SIGINFO;
 	sigfillset(&sa.sa_mask);
 	pid = (pid_t)syscall(SYS_getpid);
-	if (sigaction(SIGSYS, &sa, NULL) != 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+	if (sigaction(SIGSYS, &sa, NULL) != 0)
 		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0 ? 0 : -1;
+	return e2e_seccomp_one(SYS_getpid, SECCOMP_RET_TRAP);
 }
 
 /*

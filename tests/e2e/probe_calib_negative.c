@@ -8,10 +8,7 @@
 #include <sys/wait.h>
 
 #include "probe.h"
-
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
+#include "timens.h"
 
 /* RAW must lag MONOTONIC by this much at least: a new process then starts with RAW below zero. */
 #define MIN_LAG_NS 20000000LL
@@ -24,21 +21,6 @@ static int64_t kernel_ns(clockid_t clk)
 	return ts_ns(&ts);
 }
 
-/* This process's own monotonic offset (0 outside a namespace or without the file). */
-static int64_t own_offset_ns(void)
-{
-	char line[128];
-	long long sec = 0, nsec = 0;
-	FILE *f = fopen("/proc/self/timens_offsets", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "monotonic %lld %lld", &sec, &nsec) == 2)
-			break;
-	if (f)
-		fclose(f);
-	return (int64_t)sec * 1000000000LL + nsec;
-}
-
 /*
  * A new time namespace whose CLOCK_MONOTONIC starts at about zero: its offset is minus the
  * host's MONOTONIC (offsets are the host's, not this namespace's). RAW there is RAW - MONOTONIC
@@ -47,10 +29,9 @@ static int64_t own_offset_ns(void)
 static const char *enter(void)
 {
 	static char why[128];
-	int64_t off = own_offset_ns(), lag, host;
+	int64_t off = fr_test_timens_offset_ns(), lag, host;
 	long long sec, nsec;
-	char line[64];
-	int fd, len;
+	int err;
 
 	lag = kernel_ns(CLOCK_MONOTONIC_RAW) - kernel_ns(CLOCK_MONOTONIC);
 	if (lag > -MIN_LAG_NS) {
@@ -67,13 +48,11 @@ static const char *enter(void)
 	sec = -(host / 1000000000LL);
 	nsec = host % 1000000000LL ? 1000000000LL - host % 1000000000LL : 0;
 	sec -= nsec != 0;
-	len = snprintf(line, sizeof(line), "monotonic %lld %lld\n", sec, nsec);
-	fd = open("/proc/self/timens_offsets", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, line, (size_t)len) != len) {
-		snprintf(why, sizeof(why), "writing /proc/self/timens_offsets: %s", strerror(errno));
+	err = fr_test_set_timens_offset(sec, nsec);
+	if (err) {
+		snprintf(why, sizeof(why), "writing /proc/self/timens_offsets: %s", strerror(err));
 		return why;
 	}
-	close(fd);
 	return NULL;
 }
 

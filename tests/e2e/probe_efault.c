@@ -3,14 +3,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,6 +15,7 @@
 #include "cpu_test.h"
 #include "callregs.h"
 #include "ksys.h"
+#include "seccomp_one.h"
 
 /* What the seccomp filter answers for clock_gettime: an errno no real clock_gettime gives. */
 #define MARKER_ERRNO EHWPOISON
@@ -30,7 +27,6 @@ static long k_call(long clk, long p)
 }
 
 /* The seccomp_data.arch value of this process's system calls. */
-#define PROBE_AUDIT_ARCH FRT_AUDIT_ARCH
 
 struct target {
 	const char *name;
@@ -139,19 +135,7 @@ static void matrix(void)
 /* From here on every clock_gettime system call fails with MARKER_ERRNO; nothing else changes. */
 static int install_marker_filter(void)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PROBE_AUDIT_ARCH, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clock_gettime, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | MARKER_ERRNO),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		return -1;
-	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return e2e_seccomp_one(SYS_clock_gettime, SECCOMP_RET_ERRNO | MARKER_ERRNO);
 }
 
 int main(void)

@@ -24,8 +24,6 @@
 #define VDSO_TIME_GETCPU FRT_HAS_VDSO_TIME_GETCPU
 #define VDSO_V FR_ARCH_VDSO_VERSION
 
-#define SENTINEL 4321
-
 typedef int (*tod_fn)(struct timeval *tv, void *tz);
 typedef long (*time_fn)(long *t);
 typedef long (*getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
@@ -56,25 +54,11 @@ static int in_vdso(const void *p)
 	return (uintptr_t)p >= vdso_lo && (uintptr_t)p < vdso_hi;
 }
 
-/* A vDSO-convention function: 0 or -errno returned, errno never touched. */
+/* A vDSO-convention function. The kernel's own code would write through NULL: only ours promises EFAULT. */
 static void check_vdso_convention(const char *key, void *p)
 {
-	e2e_clock_fn fn = (e2e_clock_fn)p;
-	struct timespec ts;
-	int ok;
-
 	check_raw(key, p);
-	if (!fn)
-		return;
-	errno = SENTINEL;
-	/* The kernel's own code would write through NULL: only ours promises EFAULT. */
-	ok = in_vdso(p) || (fn(CLOCK_MONOTONIC_RAW, NULL) == -EFAULT && errno == SENTINEL);
-	ok = ok && fn(12345, &ts) == -EINVAL && errno == SENTINEL;
-	ok = ok && fn(CLOCK_MONOTONIC, &ts) == 0 && errno == SENTINEL;
-	if (!ok) {
-		conv_failures++;
-		printf("FAIL %s: not the vDSO's calling convention\n", key);
-	}
+	conv_failures += !lookup_convention(key, p, 1, !in_vdso(p));
 }
 
 static void find_vdso_mapping(void)

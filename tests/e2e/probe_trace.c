@@ -2,7 +2,6 @@
 /* Probe: single-steps one CLOCK_MONOTONIC_RAW call in a child and counts the counter reads, fences and system calls it executes (x86-64 code: its registers, int3, its encodings). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +20,6 @@
 /* Traced calls abandoned at their second counter read before one is traced to the end anyway
    (an abandoned call costs a few dozen steps). */
 #define MAX_TRACES 256
-/* What the traced call returned, sent by the child once it runs untraced again. */
-struct outcome {
-	int ret;
-	int decided; /* 1: fastraw_info answered before the traced call; 0: it never did; -1: no such function */
-	struct timespec ts;
-};
 
 /* Instructions executed, by kind; "lead" steps ran before the probe's own code was reached. */
 struct counts {
@@ -42,7 +35,7 @@ static __attribute__((noinline)) void traced_done(void)
 
 static __attribute__((noreturn)) void child(int fd)
 {
-	struct outcome o = { -1, 0, { -1, -1 } };
+	struct step_outcome o = { -1, 0, { -1, -1 } };
 
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 		_exit(3);
@@ -186,7 +179,6 @@ static const char *trace(pid_t pid, int abandon, struct counts *c)
 /* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed, 3 abandoned. */
 static int trace_one(int abandon, struct counts *c, int *decided)
 {
-	struct outcome o;
 	struct timespec a, b;
 	const char *why;
 	int fd[2], st = 0;
@@ -210,9 +202,7 @@ static int trace_one(int abandon, struct counts *c, int *decided)
 	    WSTOPSIG(st) != SIGTRAP) {
 		/* Exit status 3: PTRACE_TRACEME was refused (seccomp, Yama). */
 		printf("error=the child did not stop for tracing (wait status 0x%x)\n", st);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		close(fd[0]);
+		step_kill(pid, fd[0]);
 		return 2;
 	}
 	step_wait_for_tick();
@@ -222,46 +212,11 @@ static int trace_one(int abandon, struct counts *c, int *decided)
 	if (why) {
 		if (why != abandoned)
 			printf("error=%s (errno %d, %ld steps)\n", why, errno, c->steps + c->lead);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		close(fd[0]);
+		step_kill(pid, fd[0]);
 		return why == abandoned ? 3 : 2;
 	}
 	c->ns = ts_ns(&b) - ts_ns(&a);
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid ||
-	    !WIFEXITED(st) || WEXITSTATUS(st) != 0 || read(fd[0], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
-		printf("error=the child did not finish (wait status 0x%x)\n", st);
-		close(fd[0]);
-		return 2;
-	}
-	close(fd[0]);
-	*decided = o.decided;
-	/* The call ran between the two kernel reads. */
-	if (o.ret != 0 || o.ts.tv_nsec < 0 || o.ts.tv_nsec >= 1000000000L || ts_ns(&o.ts) < ts_ns(&a) ||
-	    ts_ns(&o.ts) > ts_ns(&b)) {
-		printf("error=the traced call returned %d, %lld.%09ld, not between the kernel's %lld.%09ld and %lld.%09ld\n",
-		       o.ret, (long long)o.ts.tv_sec, o.ts.tv_nsec, (long long)a.tv_sec, a.tv_nsec,
-		       (long long)b.tv_sec, b.tv_nsec);
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Tracer and child share this CPU: a step is then a switch between two tasks on one CPU, never a
- * wake-up of another (under emulation, or on a loaded host, that costs far more than the step).
- * Where affinity cannot be set the steps are only slower.
- */
-static void stay_on_this_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	return step_finish(pid, fd[0], &a, &b, decided);
 }
 
 /*
@@ -280,7 +235,7 @@ int main(void)
 	int traces, ret, decided = -2;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	stay_on_this_cpu();
+	step_stay_on_this_cpu();
 	find_exec_maps();
 	for (traces = 1;; traces++) {
 		memset(&c, 0, sizeof(c));

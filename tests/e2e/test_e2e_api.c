@@ -34,9 +34,7 @@ static void run_sys(struct e2e_result *r, const struct e2e_opts *opts)
 	e2e_assert_ok(r);
 	e2e_assert_served(r, "served");
 	ck_assert_int_eq(e2e_int_value(r->out, "samples"), SAMPLES_N);
-	ck_assert_int_eq(e2e_int_value(r->out, "violations"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "other_violations"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "fails"), 0);
+	e2e_assert_values(r->out, E2E_ARGV("violations=0", "other_violations=0", "fails=0"));
 	ck_assert_int_eq(e2e_int_value(r->out, "getres_lib"), e2e_int_value(r->out, "getres_sys"));
 }
 
@@ -90,10 +88,7 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 		e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_API"), SAMPLES));
 	e2e_assert_ok(r);
 	e2e_assert_served(r, "served");
-	ck_assert_int_eq(e2e_int_value(r->out, "info_ret"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "info_full"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "era_note_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "info_small_ret"), 0);
+	e2e_assert_values(r->out, E2E_ARGV("info_ret=0", "info_full=1", "era_note_ok=1", "info_small_ret=0"));
 	/* size and active fit whole in 16 bytes; kernel does not. */
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_size"), 12);
 	ck_assert_msg(e2e_int_value(r->out, "info_sizes_wrong") == 0, "fastraw_info by size, stdout:\n%.*s",
@@ -101,11 +96,8 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_untouched"), 1);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_null"), -1);
 	ck_assert_int_eq(e2e_int_value(r->out, "now_samples"), SAMPLES_N);
-	ck_assert_int_eq(e2e_int_value(r->out, "now_violations"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "threads_violations"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "ticks_order"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "signal_ok"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "clock_ids"), 21);
+	e2e_assert_values(r->out, E2E_ARGV("now_violations=0", "threads_violations=0", "ticks_order=1", "signal_ok=1",
+					   "clock_ids=21"));
 	ck_assert_msg(e2e_int_value(r->out, "clock_rc_wrong") == 0 && e2e_int_value(r->out, "clock_null_wrong") == 0,
 		      "fastraw_clock_gettime's answers, stdout:\n%.*s", E2E_SHOWN, r->out);
 	/* Every kernel since 3.10 answers nine ids: 0..7 and TAI; the alarm clocks need an RTC. */
@@ -125,9 +117,7 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 
 static void assert_converts(const struct e2e_result *r)
 {
-	ck_assert_int_eq(e2e_int_value(r->out, "active"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "conv_failed"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "conv_worst_ns"), 0);
+	e2e_assert_values(r->out, E2E_ARGV("active=1", "conv_failed=0", "conv_worst_ns=0"));
 	ck_assert_int_le(e2e_int_value(r->out, "late_worst_ns"), LATE_TOLERANCE_NS);
 }
 

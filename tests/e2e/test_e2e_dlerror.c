@@ -73,6 +73,18 @@ static char *glibc_alone(const char *list)
 	return out;
 }
 
+/* The program run by glibc alone (g) and under the library (r, which must stay quiet). */
+static void run_alone_and_ours(struct e2e_result *g, struct e2e_result *r, const char *const argv[])
+{
+	const struct e2e_opts alone = { .no_preload = 1 };
+
+	e2e_run(g, &alone, argv);
+	e2e_assert_ok(g);
+	e2e_run(r, NULL, argv);
+	e2e_assert_ok(r);
+	e2e_assert_quiet(r);
+}
+
 /*
  * dlvsym with the empty version never faults, and answers as glibc alone does, dlerror's text
  * included: NULL for every name libfastraw exports, by every handle (glibc's versions all have
@@ -80,14 +92,9 @@ static char *glibc_alone(const char *list)
  */
 START_TEST(dlerror_empty_version)
 {
-	const struct e2e_opts alone = { .no_preload = 1 };
 	struct e2e_result g, r;
 
-	e2e_run(&g, &alone, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
-	e2e_assert_ok(&g);
-	e2e_run(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
-	e2e_assert_ok(&r);
-	e2e_assert_quiet(&r);
+	run_alone_and_ours(&g, &r, E2E_ARGV(e2e_need_env("FR_PROBE_DLERROR"), "empty"));
 	ck_assert_msg(strstr(r.out, "empty done\n"), "the probe stopped:\n%.*s", E2E_SHOWN, r.out);
 	ck_assert_int_eq(e2e_count_lines_with(r.out, ": NULL: "), 36);
 	ck_assert_int_eq(e2e_count_lines_with(r.out, ": found: "), 0);
@@ -98,23 +105,25 @@ START_TEST(dlerror_empty_version)
 }
 END_TEST
 
-START_TEST(dlerror_preloaded)
+/* The probe's transcript under the library (launched or preloaded) is glibc's alone. */
+static void assert_as_glibc_alone(int through_launcher, const char *how)
 {
-	char *glibc = glibc_alone(NULL), *ours = transcript(NULL, 0);
+	char *glibc = glibc_alone(NULL), *ours = transcript(NULL, through_launcher);
 
-	assert_same(glibc, ours, "LD_PRELOAD=libfastraw.so");
+	assert_same(glibc, ours, how);
 	free(glibc);
 	free(ours);
+}
+
+START_TEST(dlerror_preloaded)
+{
+	assert_as_glibc_alone(0, "LD_PRELOAD=libfastraw.so");
 }
 END_TEST
 
 START_TEST(dlerror_launcher)
 {
-	char *glibc = glibc_alone(NULL), *ours = transcript(NULL, 1);
-
-	assert_same(glibc, ours, "fastraw --lib libfastraw.so --");
-	free(glibc);
-	free(ours);
+	assert_as_glibc_alone(1, "fastraw --lib libfastraw.so --");
 }
 END_TEST
 
@@ -153,15 +162,9 @@ END_TEST
  */
 START_TEST(dlerror_next_every_place)
 {
-	const struct e2e_opts alone = { .no_preload = 1 };
-	const char *probe = e2e_need_env("FR_PROBE_NEXTPOS"), *opened = e2e_need_env("FR_NEXTPOS_OPEN");
 	struct e2e_result g, r;
 
-	e2e_run(&g, &alone, E2E_ARGV(probe, opened));
-	e2e_assert_ok(&g);
-	e2e_run(&r, NULL, E2E_ARGV(probe, opened));
-	e2e_assert_ok(&r);
-	e2e_assert_quiet(&r);
+	run_alone_and_ours(&g, &r, E2E_ARGV(e2e_need_env("FR_PROBE_NEXTPOS"), e2e_need_env("FR_NEXTPOS_OPEN")));
 	/* What the comparison relies on: glibc alone fails the lookups after libc, with a text. */
 	ck_assert_msg(strstr(g.out, "after_libc dlsym(clock_gettime) found=0 dlerror=") &&
 			      strstr(g.out, "dlopened dlsym(clock_gettime) found=1 dlerror=(none)\n"),

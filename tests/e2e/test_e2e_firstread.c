@@ -7,12 +7,32 @@
 
 #include "harness.h"
 
-static void run_probe(struct e2e_result *r, const char *const *env, const char *const argv[])
+/* The probe's mode, with its one argument or none (NULL), run to its end. */
+static void run_probe(struct e2e_result *r, const char *const *env, const char *mode, const char *arg)
 {
 	const struct e2e_opts opts = { .env = env };
 
-	e2e_run(r, &opts, argv);
+	e2e_run(r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), mode, arg));
 	e2e_assert_ok(r);
+}
+
+/*
+ * A mode that runs `children` processes: none read RAW wrong (`other`), and in none did
+ * fastraw_info fail for good (`stuck`, the message naming the case). Prints how many landed in
+ * the first read (the probe's count `landed`, unless NULL).
+ */
+static void run_children(const char *test, const char *mode, const char *children, const char *landed,
+			 const char *stuck)
+{
+	struct e2e_result r;
+
+	run_probe(&r, NULL, mode, children);
+	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
+	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "%s:\n%.*s", stuck, E2E_SHOWN, r.out);
+	if (landed)
+		printf("%s: %s %lld of %s children in the first read\n", test, landed,
+		       (long long)e2e_int_value(r.out, landed), children);
+	e2e_result_free(&r);
 }
 
 static const char *value_of(const char *out, const char *key)
@@ -33,7 +53,7 @@ START_TEST(clearenv_keeps_configuration)
 	static const char *const reasons[] = { "reason=disabled by FASTRAW_DISABLE\n", "reason=disabled by FASTRAW_SOURCE=off\n" };
 	struct e2e_result r;
 
-	run_probe(&r, E2E_ENV(settings[_i]), E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "clearenv"));
+	run_probe(&r, E2E_ENV(settings[_i]), "clearenv", NULL);
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
 	ck_assert_int_eq(e2e_int_value(r.out, "info_rc"), 0);
 	ck_assert_int_eq(e2e_int_value(r.out, "active"), 0);
@@ -51,7 +71,7 @@ START_TEST(putenv_changes_nothing)
 {
 	struct e2e_result r;
 
-	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "putenv"));
+	run_probe(&r, NULL, "putenv", NULL);
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
 	ck_assert_int_eq(e2e_int_value(r.out, "info_rc"), 0);
 	e2e_assert_quiet(&r);
@@ -105,15 +125,7 @@ END_TEST
  */
 START_TEST(jump_out_of_first_read)
 {
-	struct e2e_result r;
-
-	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "jump", "400"));
-	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
-	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "fastraw_info failed for good after a jump:\n%.*s", E2E_SHOWN,
-		      r.out);
-	printf("jump_out_of_first_read: %lld of 400 children jumped out of the first read\n",
-	       (long long)e2e_int_value(r.out, "jumped"));
-	e2e_result_free(&r);
+	run_children("jump_out_of_first_read", "jump", "400", "jumped", "fastraw_info failed for good after a jump");
 }
 END_TEST
 
@@ -124,20 +136,10 @@ END_TEST
  */
 START_TEST(fork_during_first_read)
 {
-	struct e2e_result r;
+	const char *stuck = "a fork child's fastraw_info failed for good";
 
-	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "forkin", "400"));
-	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
-	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "a fork child's fastraw_info failed for good:\n%.*s", E2E_SHOWN,
-		      r.out);
-	printf("fork_during_first_read: %lld of 400 forked inside the first read\n",
-	       (long long)e2e_int_value(r.out, "forked"));
-	e2e_result_free(&r);
-	run_probe(&r, NULL, E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "fork", "300"));
-	ck_assert_int_eq(e2e_int_value(r.out, "other"), 0);
-	ck_assert_msg(e2e_int_value(r.out, "stuck") == 0, "a fork child's fastraw_info failed for good:\n%.*s", E2E_SHOWN,
-		      r.out);
-	e2e_result_free(&r);
+	run_children("fork_during_first_read", "forkin", "400", "forked", stuck);
+	run_children("fork_during_first_read", "fork", "300", NULL, stuck);
 }
 END_TEST
 
@@ -159,14 +161,14 @@ START_TEST(first_read_on_small_stacks)
 		return;
 	}
 	for (int e = 0; e < 2; e++) {
-		run_probe(&r, envs[e], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "altstack"));
+		run_probe(&r, envs[e], "altstack", NULL);
 		printf("first_read_on_small_stacks%s: the first read used %lld bytes more than a vDSO read\n",
 		       e ? " (FASTRAW_DISABLE=1)" : "", (long long)e2e_int_value(r.out, "first_read_more"));
 		ck_assert_int_le(e2e_int_value(r.out, "first_read_more"), 1024);
 		ck_assert_msg(strstr(r.out, "handler_ok=1\n"), "the first read overflowed the alternate stack:\n%.*s",
 			      E2E_SHOWN, r.out);
 		e2e_result_free(&r);
-		run_probe(&r, envs[e], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), "thread16k"));
+		run_probe(&r, envs[e], "thread16k", NULL);
 		ck_assert_int_eq(e2e_int_value(r.out, "thread_ok"), 1);
 		e2e_result_free(&r);
 	}

@@ -50,17 +50,11 @@ static void run(struct e2e_result *r, const struct e2e_opts *opts)
 	e2e_assert_quiet(r);
 	ck_assert_msg(e2e_int_value(r->out, "violations") == 0, "RAW outside the kernel's bracket:\n%.*s",
 		      E2E_SHOWN, r->out);
-	ck_assert_int_eq(e2e_int_value(r->out, "conv_failures"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "other_failures"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "auxv_failures"), 0);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_kernel_matches_maps"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("conv_failures=0", "other_failures=0", "auxv_failures=0",
+					   "ehdr_kernel_matches_maps=1"));
 	/* Unrelated names: libc's answers, and "not found" as libc says it. */
-	ck_assert_int_eq(e2e_int_value(r->out, "getauxval_is_libcs"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "getpid_handle_same"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "missing_null"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "missing_dlerror"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "missing_v_null"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "missing_v_dlerror"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("getauxval_is_libcs=1", "getpid_handle_same=1", "missing_null=1",
+					   "missing_dlerror=1", "missing_v_null=1", "missing_v_dlerror=1"));
 	/* getpid: a name no sanitizer runtime intercepts, so libc's even in those builds. */
 	ck_assert_msg(strstr(r->out, "getpid_from=") && strstr(strstr(r->out, "getpid_from="), "libc.so.6"),
 		      "getpid is not libc's:\n%.*s", E2E_SHOWN, r->out);

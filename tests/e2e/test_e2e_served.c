@@ -49,6 +49,40 @@ static int raw_active(const char *err)
 	return strstr(line, " active") != NULL && strstr(line, " active") < strchr(line, '\n');
 }
 
+/* The set of other clocks a case expects served, a bit per index in others[]. */
+#define ALL_OTHERS ((1u << N_OTHERS) - 1)
+
+static unsigned clock_bit(const char *name)
+{
+	for (size_t i = 0; i < N_OTHERS; i++)
+		if (strcmp(others[i], name) == 0)
+			return 1u << i;
+	ck_abort_msg("no clock %s", name);
+	return 0;
+}
+
+/*
+ * Each other clock's stats line: those in `served` answered most calls here (a pass is only a
+ * seqcount that never settled), the rest none; and, where `counted`, every call counted. `how`
+ * names the case in the messages.
+ */
+static void assert_others(const struct e2e_result *r, unsigned served, int counted, const char *how)
+{
+	for (size_t i = 0; i < N_OTHERS; i++) {
+		long long fast, pass;
+
+		e2e_stats_of(r->err, others[i], &fast, &pass);
+		if (counted)
+			ck_assert_msg(fast + pass == SAMPLES, "%s %s: fast=%lld passthrough=%lld, want %d calls", others[i],
+				      how, fast, pass, SAMPLES);
+		if (served >> i & 1)
+			ck_assert_msg(fast > SAMPLES / 2, "%s %s: fast=%lld passthrough=%lld:\n%.*s", others[i], how, fast,
+				      pass, E2E_SHOWN, r->err);
+		else
+			ck_assert_msg(fast == 0, "%s %s: fast=%lld although not served here", others[i], how, fast);
+	}
+}
+
 /* FASTRAW_CLOCKS=all: every clock inside the bracket, and where RAW is exact, every one served here. */
 START_TEST(all_served_in_bracket)
 {
@@ -59,19 +93,8 @@ START_TEST(all_served_in_bracket)
 	run(&r, &opts);
 	assert_brackets(&r);
 	active = raw_active(r.err);
-	for (size_t i = 0; i < N_OTHERS; i++) {
-		long long fast, pass;
-
-		e2e_stats_of(r.err, others[i], &fast, &pass);
-		ck_assert_msg(fast + pass == SAMPLES, "%s: fast=%lld passthrough=%lld, want %d calls", others[i], fast, pass,
-			      SAMPLES);
-		/* Exact where RAW is: a pass is only a seqcount that never settled, never most calls. */
-		if (active)
-			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld:\n%.*s", others[i], fast, pass,
-				      E2E_SHOWN, r.err);
-		else
-			ck_assert_msg(fast == 0, "%s served (fast=%lld) although RAW is not exact here", others[i], fast);
-	}
+	/* Exact where RAW is. */
+	assert_others(&r, active ? ALL_OTHERS : 0, 1, "with FASTRAW_CLOCKS=all");
 	if (active)
 		ck_assert_ptr_nonnull(e2e_lib_line(r.err, "clocks: served from the kernel's page: REALTIME MONOTONIC "
 							 "REALTIME_COARSE MONOTONIC_COARSE BOOTTIME TAI"));
@@ -89,13 +112,7 @@ START_TEST(default_serves_raw_only)
 
 	run(&r, &opts);
 	assert_brackets(&r);
-	for (size_t i = 0; i < N_OTHERS; i++) {
-		long long fast, pass;
-
-		e2e_stats_of(r.err, others[i], &fast, &pass);
-		ck_assert_msg(fast == 0 && pass == SAMPLES, "%s: fast=%lld passthrough=%lld by default", others[i], fast,
-			      pass);
-	}
+	assert_others(&r, 0, 1, "by default");
 	ck_assert_ptr_null(e2e_lib_line(r.err, "clocks: "));
 	e2e_result_free(&r);
 }
@@ -106,13 +123,11 @@ START_TEST(unknown_word_is_default)
 {
 	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_CLOCKS=monotonic,bogus", "FASTRAW_STATS=1") };
 	struct e2e_result r;
-	long long fast, pass;
 
 	run(&r, &opts);
 	assert_brackets(&r);
 	ck_assert_int_eq(e2e_count_lib_lines(r.err, "warning: FASTRAW_CLOCKS=monotonic,bogus is not one of "), 1);
-	e2e_stats_of(r.err, "MONOTONIC", &fast, &pass);
-	ck_assert_msg(fast == 0 && pass == SAMPLES, "MONOTONIC: fast=%lld passthrough=%lld", fast, pass);
+	assert_others(&r, 0, 1, "after an unknown word");
 	e2e_result_free(&r);
 }
 END_TEST
@@ -128,17 +143,8 @@ START_TEST(list_serves_its_clocks)
 	run(&r, &opts);
 	assert_brackets(&r);
 	active = raw_active(r.err);
-	for (size_t i = 0; i < N_OTHERS; i++) {
-		int named = strcmp(others[i], "MONOTONIC") == 0 || strcmp(others[i], "REALTIME_COARSE") == 0;
-		long long fast, pass;
-
-		e2e_stats_of(r.err, others[i], &fast, &pass);
-		ck_assert_int_eq(fast + pass, SAMPLES);
-		if (named && active)
-			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld", others[i], fast, pass);
-		else
-			ck_assert_msg(fast == 0, "%s: fast=%lld although not named or not exact here", others[i], fast);
-	}
+	assert_others(&r, active ? clock_bit("MONOTONIC") | clock_bit("REALTIME_COARSE") : 0, 1,
+		      "with FASTRAW_CLOCKS=monotonic,realtime_coarse");
 	e2e_result_free(&r);
 }
 END_TEST
@@ -152,15 +158,8 @@ START_TEST(all_served_in_time_namespace)
 
 	run(&r, &opts);
 	assert_brackets(&r);
-	if (raw_active(r.err)) {
-		for (size_t i = 0; i < N_OTHERS; i++) {
-			long long fast, pass;
-
-			e2e_stats_of(r.err, others[i], &fast, &pass);
-			ck_assert_msg(fast > SAMPLES / 2, "%s: fast=%lld passthrough=%lld in a namespace", others[i], fast,
-				      pass);
-		}
-	}
+	if (raw_active(r.err))
+		assert_others(&r, ALL_OTHERS, 0, "in a namespace");
 	e2e_result_free(&r);
 }
 END_TEST
@@ -178,22 +177,15 @@ static void path_case(const char *path, int all)
 	const struct e2e_opts opts = { .env = all ? E2E_ENV("FASTRAW_CLOCKS=all", "FASTRAW_STATS=1", "FASTRAW_DEBUG=1") :
 						    E2E_ENV("FASTRAW_STATS=1", "FASTRAW_DEBUG=1") };
 	struct e2e_result r;
+	char how[32];
 	int active;
 
 	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_SERVED"), SAMPLES_ARG, path));
 	e2e_assert_ok(&r);
 	assert_brackets(&r);
 	active = raw_active(r.err);
-	for (size_t i = 0; i < N_OTHERS; i++) {
-		long long fast, pass;
-
-		e2e_stats_of(r.err, others[i], &fast, &pass);
-		if (all && active)
-			ck_assert_msg(fast > SAMPLES / 2, "%s through %s: fast=%lld passthrough=%lld:\n%.*s", others[i], path,
-				      fast, pass, E2E_SHOWN, r.err);
-		else
-			ck_assert_msg(fast == 0, "%s through %s: fast=%lld although not served here", others[i], path, fast);
-	}
+	snprintf(how, sizeof(how), "through %s", path);
+	assert_others(&r, all && active ? ALL_OTHERS : 0, 0, how);
 	e2e_result_free(&r);
 }
 

@@ -92,10 +92,13 @@ static void restore(const struct saved *s, int time_too)
 	sleep_ms(1100);
 }
 
-/* The changes a case makes, in a thread of its own while the oracle and the probe run. */
+/* A case: the changes it makes, in a thread of its own while the oracle and the probe run. */
 struct plan {
+	const char *name;
 	void (*change)(struct plan *p);
 	long run_ms; /* how long the oracle and the probe run (0: RUN_MS) */
+	int time_too; /* whether putting the clock back sets its time too (the case stepped it) */
+	const char *may_step; /* the clocks that may go back, as "REALTIME REALTIME_COARSE TAI" (NULL: none) */
 	struct e2e_result *r;
 	int64_t start_rt_ns;
 	int states[12]; /* adjtimex's clock states seen after the change (TIME_OOP, TIME_WAIT ...) */
@@ -203,12 +206,18 @@ static int64_t count(const struct e2e_result *r, const char *clock, const char *
 	return e2e_int_value(r->out, key);
 }
 
+/* How often the probe saw the clock go back: the kernel's inside a sample, or ours below its last answer. */
+static int64_t went_back(const struct e2e_result *r, const char *clock)
+{
+	return count(r, clock, "steps_back") + count(r, clock, "backwards");
+}
+
 /*
- * Runs one case: the oracle, the probe and the change side by side, then puts the clock back
- * (its time too when `time_too`) before anything is asserted, so that a failing case leaves no
- * slew or offset to the next.
+ * The oracle, the probe and the change side by side, then the clock put back (its time too when
+ * the case says) before anything is asserted, so that a failing case leaves no slew or offset to
+ * the next.
  */
-static int run_case(const char *name, struct plan *p, struct olive_counts *c, struct e2e_result *r, int time_too)
+static int run_side_by_side(struct plan *p, struct olive_counts *c, struct e2e_result *r)
 {
 	pthread_t tp, tc;
 	const char *why;
@@ -224,25 +233,27 @@ static int run_case(const char *name, struct plan *p, struct olive_counts *c, st
 		p->run_ms = RUN_MS;
 	ck_assert_int_eq(pthread_create(&tp, NULL, probe, p), 0);
 	ck_assert_int_eq(pthread_create(&tc, NULL, changer, p), 0);
-	ok = olive_run(name, (int64_t)p->run_ms * 1000000, c);
+	ok = olive_run(p->name, (int64_t)p->run_ms * 1000000, c);
 	pthread_join(tc, NULL);
 	pthread_join(tp, NULL);
 	olive_close();
-	restore(&s, time_too);
-	printf("%s: probe:\n%s", name, r->out);
+	restore(&s, p->time_too);
+	printf("%s: probe:\n%s", p->name, r->out);
 	fflush(stdout);
 	return ok;
 }
 
 /*
- * What every case asserts: the oracle exact on every snapshot, RAW's mult unmoved; every clock
- * the probe read inside the kernel's bracket (where the kernel's own clock did not step back
- * inside it), served by the library, and never backwards unless the case steps it (`may_step`:
- * the clocks that may go back, as "REALTIME REALTIME_COARSE TAI").
+ * Runs case p; asserts what every case does: the oracle exact on every snapshot, RAW's mult
+ * unmoved; every clock the probe read inside the kernel's bracket (where the kernel's own clock
+ * did not step back inside it), served by the library, and never backwards unless the case steps
+ * it (p->may_step). The caller frees r.
  */
-static void assert_case(const char *name, int ok, const struct olive_counts *c, const struct e2e_result *r,
-			const char *may_step)
+static void run_case(struct plan *p, struct olive_counts *c, struct e2e_result *r)
 {
+	int ok = run_side_by_side(p, c, r);
+	const char *name = p->name;
+
 	e2e_assert_ok(r);
 	e2e_assert_served(r, "served");
 	ck_assert_msg(ok && c->differences == 0 && c->compared > 0,
@@ -252,7 +263,7 @@ static void assert_case(const char *name, int ok, const struct olive_counts *c, 
 	for (size_t i = 0; i < N_SERVED; i++) {
 		long long fast, pass;
 		int64_t n = count(r, served[i], "samples");
-		int steps = strstr(may_step, served[i]) != NULL;
+		int steps = p->may_step && strstr(p->may_step, served[i]);
 
 		ck_assert_msg(n > 0, "%s: no %s samples", name, served[i]);
 		ck_assert_msg(count(r, served[i], "violations") == 0, "%s: %s answered outside the kernel's bracket:\n%.*s",
@@ -263,7 +274,7 @@ static void assert_case(const char *name, int ok, const struct olive_counts *c, 
 		 * its own reads go back too. Ours may then go back, never on their own.
 		 */
 		if (!steps && (!strstr(served[i], "_COARSE") || count(r, served[i], "kernel_backwards") == 0))
-			ck_assert_msg(count(r, served[i], "backwards") == 0 && count(r, served[i], "steps_back") == 0,
+			ck_assert_msg(went_back(r, served[i]) == 0,
 				      "%s: %s went backwards:\n%.*s", name, served[i], E2E_SHOWN, r->out);
 		e2e_stats_of(r->err, served[i], &fast, &pass);
 		ck_assert_msg(fast + pass == n && fast > n / 2, "%s: %s fast=%lld passthrough=%lld of %lld", name,
@@ -271,20 +282,23 @@ static void assert_case(const char *name, int ok, const struct olive_counts *c, 
 	}
 }
 
+/* The page's mult rose by 300 of the slew's 500 ppm: the kernel reaches the new mult within a tick or two. */
+static void assert_mult_rose(const struct olive_counts *c)
+{
+	ck_assert_msg(c->mult_changes > 0, "the page's mult never changed");
+	ck_assert_msg(c->mult_max > c->mult_first + c->mult_first / 3333, "mult rose only to %u from %u", c->mult_max,
+		      c->mult_first);
+}
+
 /* ADJ_FREQUENCY +500 ppm, then -500: the high-resolution clocks' mult follows, RAW's stays. */
 START_TEST(slew_frequency)
 {
-	struct plan p = { .change = change_frequency };
+	struct plan p = { .name = "slew ADJ_FREQUENCY +-500 ppm", .change = change_frequency };
 	struct olive_counts c;
 	struct e2e_result r;
-	const char *name = "slew ADJ_FREQUENCY +-500 ppm";
-	int ok = run_case(name, &p, &c, &r, 0);
 
-	assert_case(name, ok, &c, &r, "");
-	ck_assert_msg(c.mult_changes > 0, "the page's mult never changed");
-	/* 300 of the 500 ppm: the kernel reaches the new mult within a tick or two. */
-	ck_assert_msg(c.mult_max > c.mult_first + c.mult_first / 3333, "mult rose only to %u from %u", c.mult_max,
-		      c.mult_first);
+	run_case(&p, &c, &r);
+	assert_mult_rose(&c);
 	ck_assert_msg(c.mult_min < c.mult_first - c.mult_first / 3333, "mult fell only to %u from %u", c.mult_min,
 		      c.mult_first);
 	e2e_result_free(&r);
@@ -294,16 +308,12 @@ END_TEST
 /* adjtime()'s ADJ_OFFSET_SINGLESHOT, then the PLL's ADJ_OFFSET: slews, the mult rises, RAW's stays. */
 START_TEST(slew_offset)
 {
-	struct plan p = { .change = change_offset };
+	struct plan p = { .name = "slew ADJ_OFFSET (adjtime, then the PLL)", .change = change_offset };
 	struct olive_counts c;
 	struct e2e_result r;
-	const char *name = "slew ADJ_OFFSET (adjtime, then the PLL)";
-	int ok = run_case(name, &p, &c, &r, 0);
 
-	assert_case(name, ok, &c, &r, "");
-	ck_assert_msg(c.mult_changes > 0, "the page's mult never changed");
-	ck_assert_msg(c.mult_max > c.mult_first + c.mult_first / 3333, "mult rose only to %u from %u", c.mult_max,
-		      c.mult_first);
+	run_case(&p, &c, &r);
+	assert_mult_rose(&c);
 	ck_assert_msg(c.rt_steps_fwd + c.rt_steps_back == 0, "a slew stepped REALTIME");
 	e2e_result_free(&r);
 }
@@ -312,16 +322,15 @@ END_TEST
 /* clock_settime(CLOCK_REALTIME) an hour forward, then two back: REALTIME and TAI step, the rest do not. */
 START_TEST(jump_realtime)
 {
-	struct plan p = { .change = change_realtime };
+	struct plan p = { .name = "clock_settime REALTIME +1 h, -2 h", .change = change_realtime, .time_too = 1,
+			  .may_step = "REALTIME REALTIME_COARSE TAI" };
 	struct olive_counts c;
 	struct e2e_result r;
-	const char *name = "clock_settime REALTIME +1 h, -2 h";
-	int ok = run_case(name, &p, &c, &r, 1);
 
-	assert_case(name, ok, &c, &r, "REALTIME REALTIME_COARSE TAI");
+	run_case(&p, &c, &r);
 	ck_assert_msg(c.rt_steps_fwd > 0 && c.rt_steps_back > 0, "REALTIME's base stepped forward %u and back %u times",
 		      c.rt_steps_fwd, c.rt_steps_back);
-	ck_assert_msg(count(&r, "REALTIME", "steps_back") + count(&r, "REALTIME", "backwards") > 0,
+	ck_assert_msg(went_back(&r, "REALTIME") > 0,
 		      "the probe never saw REALTIME step back");
 	ck_assert_int_eq(c.tai_changes, 0);
 	e2e_result_free(&r);
@@ -331,14 +340,14 @@ END_TEST
 /* STA_INS two seconds before midnight: REALTIME repeats a second, TAI's offset grows by one, TAI never steps. */
 START_TEST(leap_second)
 {
-	struct plan p = { .change = change_leap, .run_ms = 6000 };
+	/* TAI steps with the clock_settime to 23:59:58, not with the leap (the oracle's count below). */
+	struct plan p = { .name = "leap second (STA_INS)", .change = change_leap, .run_ms = 6000, .time_too = 1,
+			  .may_step = "REALTIME REALTIME_COARSE TAI" };
 	struct olive_counts c;
 	struct e2e_result r;
-	const char *name = "leap second (STA_INS)";
-	int ok = run_case(name, &p, &c, &r, 1), oop = 0, wait = 0;
+	int oop = 0, wait = 0;
 
-	/* TAI steps with the clock_settime to 23:59:58, not with the leap (the oracle's count below). */
-	assert_case(name, ok, &c, &r, "REALTIME REALTIME_COARSE TAI");
+	run_case(&p, &c, &r);
 	for (int i = 0; i < p.n_states; i++) {
 		oop |= p.states[i] == TIME_OOP;
 		wait |= p.states[i] == TIME_WAIT;
@@ -353,7 +362,7 @@ START_TEST(leap_second)
 	/* The clock_settime to 23:59:58 steps forward, the leap second back by one. */
 	ck_assert_msg(c.rt_steps_fwd == 1 && c.rt_steps_back == 1, "REALTIME's base stepped forward %u and back %u times",
 		      c.rt_steps_fwd, c.rt_steps_back);
-	ck_assert_msg(count(&r, "REALTIME", "steps_back") + count(&r, "REALTIME", "backwards") > 0,
+	ck_assert_msg(went_back(&r, "REALTIME") > 0,
 		      "the probe never saw REALTIME go back at the leap");
 	ck_assert_msg(c.tai_changes == 1 && c.tai_last == c.tai_first + 1, "TAI's offset went %lld -> %lld in %u changes",
 		      (long long)c.tai_first, (long long)c.tai_last, c.tai_changes);
@@ -364,20 +373,19 @@ END_TEST
 /* ADJ_TAI 37, 1037, 37: TAI's base follows, REALTIME's does not move. */
 START_TEST(tai_offset)
 {
-	struct plan p = { .change = change_tai };
+	struct plan p = { .name = "ADJ_TAI 37, 1037, 37", .change = change_tai, .may_step = "TAI" };
 	struct olive_counts c;
 	struct e2e_result r;
-	const char *name = "ADJ_TAI 37, 1037, 37";
-	int ok = run_case(name, &p, &c, &r, 0), saw37 = 0, saw1037 = 0;
+	int saw37 = 0, saw1037 = 0;
 
-	assert_case(name, ok, &c, &r, "TAI");
+	run_case(&p, &c, &r);
 	for (unsigned i = 0; i < c.n_tai_seen; i++) {
 		saw37 |= c.tai_seen[i] == 37;
 		saw1037 |= c.tai_seen[i] == 1037;
 	}
 	ck_assert_msg(saw37 && saw1037 && c.tai_changes >= 3, "TAI offsets seen: %u changes, 37 %s, 1037 %s",
 		      c.tai_changes, saw37 ? "yes" : "no", saw1037 ? "yes" : "no");
-	ck_assert_msg(count(&r, "TAI", "steps_back") + count(&r, "TAI", "backwards") > 0,
+	ck_assert_msg(went_back(&r, "TAI") > 0,
 		      "the probe never saw TAI step back");
 	ck_assert_int_eq(c.rt_steps_fwd + c.rt_steps_back, 0);
 	e2e_result_free(&r);

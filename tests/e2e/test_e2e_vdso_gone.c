@@ -17,9 +17,7 @@ static void run(struct e2e_result *r, const struct e2e_opts *opts, const char *m
 	/* A signal on any lookup shows here, as a status other than exit 0, with what was printed. */
 	e2e_assert_ok(r);
 	e2e_assert_quiet(r);
-	ck_assert_int_eq(e2e_int_value(r->out, "done"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "second_ehdr_same"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "errno_kept"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("done=1", "second_ehdr_same=1", "errno_kept=1"));
 }
 
 /*

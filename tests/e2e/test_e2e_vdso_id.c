@@ -9,10 +9,7 @@ static void run(struct e2e_result *r, const struct e2e_opts *opts)
 	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_VDSO_ID")));
 	e2e_assert_ok(r);
 	e2e_assert_quiet(r);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_nonzero"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_is_elf"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "maps_vdso"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "kernel_is_maps_start"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("ehdr_nonzero=1", "ehdr_is_elf=1", "maps_vdso=1", "kernel_is_maps_start=1"));
 	/* The loader lists the vDSO once, whatever getauxval says. */
 	ck_assert_int_eq(e2e_int_value(r->out, "phdr_entries"), 1);
 }
@@ -22,10 +19,8 @@ static void assert_identity(const struct e2e_result *r, const char *what)
 {
 	ck_assert_msg(e2e_int_value(r->out, "ehdr_is_kernel") == 1, "%s: not the kernel's AT_SYSINFO_EHDR:\n%.*s", what,
 		      E2E_SHOWN, r->out);
-	ck_assert_int_eq(e2e_int_value(r->out, "ehdr_is_maps_start"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "phdr_addr_is_ehdr"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "phdr_header_is_ehdr"), 1);
-	ck_assert_int_eq(e2e_int_value(r->out, "phdr_by_addr"), 1);
+	e2e_assert_values(r->out, E2E_ARGV("ehdr_is_maps_start=1", "phdr_addr_is_ehdr=1", "phdr_header_is_ehdr=1",
+					   "phdr_by_addr=1"));
 	ck_assert_msg(strstr(r->out, "dladdr_name=linux-vdso.so.1\n"), "%s: dladdr does not name the vDSO:\n%.*s", what,
 		      E2E_SHOWN, r->out);
 	ck_assert_int_eq(e2e_int_value(r->out, "dladdr_base_is_ehdr"), 1);
@@ -52,9 +47,7 @@ START_TEST(shadow_when_asked)
 	struct e2e_result r;
 
 	run(&r, &opts);
-	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_kernel"), 0);
-	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_in_maps_vdso"), 0);
-	ck_assert_int_eq(e2e_int_value(r.out, "phdr_by_addr"), 0);
+	e2e_assert_values(r.out, E2E_ARGV("ehdr_is_kernel=0", "ehdr_in_maps_vdso=0", "phdr_by_addr=0"));
 	ck_assert_msg(strstr(r.out, "dladdr_name=") && strstr(strstr(r.out, "dladdr_name="), "libfastraw"),
 		      "dladdr of the shadow does not name the library:\n%.*s", E2E_SHOWN, r.out);
 	e2e_result_free(&r);

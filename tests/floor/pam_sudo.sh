@@ -131,6 +131,18 @@ as_root_checks() {
 		! grep -q libfastraw "$T/out" || fail "$what: the library is mapped without a preload"
 	fi
 }
+# su_on_terminal PASSWORD COMMAND: the user runs `su -c COMMAND root` on a pseudo-terminal and
+# types PASSWORD at its prompt; the output, carriage returns dropped, in $T/out (shown), the exit
+# status in st; su must have asked for the password.
+su_on_terminal() {
+	"$FR_PTY_ANSWER" 'Password:' "$1" chroot --userspec="$uid:$gid" --groups="$gid,$sudo_gid" "$R" \
+		/usr/bin/env -i PATH=/usr/bin:/bin HOME=/home/fruser USER=fruser LOGNAME=fruser LC_ALL=C \
+		su -c "$2" root >"$T/raw" 2>&1
+	st=$?
+	tr -d '\r' <"$T/raw" >"$T/out"
+	show "$T/out"
+	grep -q 'Password:' "$T/out" || fail "$what: su asked for no password"
+}
 no_errors() {
 	if grep -E "$ERRORS" "$T/out" >"$T/errors"; then
 		fail "$what: printed: $(tr '\n' ' ' <"$T/errors")"
@@ -165,27 +177,15 @@ cases() {
 	no_errors
 
 	what="su root on a terminal ($2)"
-	"$FR_PTY_ANSWER" 'Password:' "$PW" chroot --userspec="$uid:$gid" --groups="$gid,$sudo_gid" "$R" \
-		/usr/bin/env -i PATH=/usr/bin:/bin HOME=/home/fruser USER=fruser LOGNAME=fruser LC_ALL=C \
-		su -c "$AS_ROOT" root >"$T/raw" 2>&1
-	st=$?
-	tr -d '\r' <"$T/raw" >"$T/out"
-	show "$T/out"
+	su_on_terminal "$PW" "$AS_ROOT"
 	[ "$st" = 0 ] || fail "$what: exit status $st"
-	grep -q 'Password:' "$T/out" || fail "$what: su asked for no password"
 	as_root_checks "$preloaded"
 	no_errors
 
 	# The password is checked, not waved through: a wrong one is refused and nothing runs.
 	what="su root with a wrong password ($2)"
-	"$FR_PTY_ANSWER" 'Password:' "$PW-wrong" chroot --userspec="$uid:$gid" --groups="$gid,$sudo_gid" "$R" \
-		/usr/bin/env -i PATH=/usr/bin:/bin HOME=/home/fruser USER=fruser LOGNAME=fruser LC_ALL=C \
-		su -c 'echo ran-as-root' root >"$T/raw" 2>&1
-	st=$?
-	tr -d '\r' <"$T/raw" >"$T/out"
-	show "$T/out"
+	su_on_terminal "$PW-wrong" 'echo ran-as-root'
 	[ "$st" != 0 ] || fail "$what: exit status 0"
-	grep -q 'Password:' "$T/out" || fail "$what: su asked for no password"
 	grep -q 'su: Authentication failure' "$T/out" || fail "$what: su did not say Authentication failure"
 	! grep -q ran-as-root "$T/out" || fail "$what: the command ran"
 }

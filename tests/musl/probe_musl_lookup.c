@@ -15,8 +15,6 @@
 #include "lookup_common.h"
 #include "probe.h"
 
-#define SENTINEL 4321
-
 /* Calibrated mode promises RAW within 2 us of the kernel's, not inside its bracket: its answers
    get that much slack, as probe_lookup's and probe_loop's do. */
 #define CALIBRATED_BOUND_NS 2000
@@ -32,43 +30,18 @@ static void check_raw(const char *key, void *p)
 	lookup_check_raw(&tally, key, p, 0);
 }
 
-/* libc's calling convention: -1 and errno for a NULL timespec and for an unknown clock id. */
+/* libc's calling convention, with a NULL timespec where try_null. */
 static void check_libc_convention(const char *key, void *p)
 {
-	e2e_clock_fn fn = (e2e_clock_fn)p;
-	struct timespec ts;
-	int ok;
-
 	check_raw(key, p);
-	if (!fn)
-		return;
-	errno = 0;
-	ok = !try_null || (fn(CLOCK_MONOTONIC_RAW, NULL) == -1 && errno == EFAULT);
-	errno = 0;
-	ok = ok && fn(12345, &ts) == -1 && errno == EINVAL;
-	if (!ok) {
-		conv_failures++;
-		printf("FAIL %s: not libc's calling convention\n", key);
-	}
+	conv_failures += !lookup_convention(key, p, 0, try_null);
 }
 
-/* The vDSO's calling convention: 0 or -errno returned, errno never touched. */
+/* The vDSO's calling convention, without a NULL timespec. */
 static void check_vdso_convention(const char *key, void *p)
 {
-	e2e_clock_fn fn = (e2e_clock_fn)p;
-	struct timespec ts;
-	int ok;
-
 	check_raw(key, p);
-	if (!fn)
-		return;
-	errno = SENTINEL;
-	ok = fn(12345, &ts) == -EINVAL && errno == SENTINEL;
-	ok = ok && fn(CLOCK_MONOTONIC, &ts) == 0 && errno == SENTINEL;
-	if (!ok) {
-		conv_failures++;
-		printf("FAIL %s: not the vDSO's calling convention\n", key);
-	}
+	conv_failures += !lookup_convention(key, p, 1, 0);
 }
 
 /* The image getauxval gives, parsed with the tests' own reader: both tables lead to one function. */

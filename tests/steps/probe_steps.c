@@ -2,7 +2,6 @@
 /* Probe: single-steps one warm CLOCK_MONOTONIC_RAW call, of the vDSO's clock_gettime or of the one the program binds, in a child, and prints how many instructions it executed and of which kinds. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +20,6 @@
 #define GOOD_TRACES 3
 /* Calls traced at most: a call given up at its second counter read (stepper.h) is not counted. */
 #define MAX_TRACES 1500
-
-/* What the traced call returned, sent by the child once it runs untraced again. */
-struct outcome {
-	int ret;
-	int decided; /* 1: fastraw_info answered before the traced call; -1: no fastraw_info */
-	struct timespec ts;
-};
 
 /* The call under test, set before the fork: the child calls it, the tracer waits for its entry. */
 static e2e_clock_fn target;
@@ -48,7 +40,7 @@ static __attribute__((noinline)) int traced_call(struct timespec *ts)
 
 static __attribute__((noreturn)) void child(int fd)
 {
-	struct outcome o = { -1, 0, { -1, -1 } };
+	struct step_outcome o = { -1, 0, { -1, -1 } };
 
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
 		_exit(3);
@@ -61,7 +53,6 @@ static __attribute__((noreturn)) void child(int fd)
 /* One traced call in a new child: 0, 1 when its answer is wrong, 2 when tracing failed, 3 abandoned. */
 static int trace_one(struct step_trace *t, int *decided)
 {
-	struct outcome o;
 	struct timespec a, b;
 	const char *why;
 	int fd[2], st = 0;
@@ -80,9 +71,7 @@ static int trace_one(struct step_trace *t, int *decided)
 			printf("skip=ptrace is not allowed here (PTRACE_TRACEME refused)\n");
 		else
 			printf("error=the child did not stop for tracing (wait status 0x%x)\n", st);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		close(fd[0]);
+		step_kill(pid, fd[0]);
 		return 2;
 	}
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &a);
@@ -91,28 +80,10 @@ static int trace_one(struct step_trace *t, int *decided)
 	if (why) {
 		if (why != step_abandoned)
 			printf("error=%s (errno %d, %ld steps)\n", why, errno, t->steps);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		close(fd[0]);
+		step_kill(pid, fd[0]);
 		return why == step_abandoned ? 3 : 2;
 	}
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0 || read(fd[0], &o, sizeof(o)) != (ssize_t)sizeof(o)) {
-		printf("error=the child did not finish (wait status 0x%x)\n", st);
-		close(fd[0]);
-		return 2;
-	}
-	close(fd[0]);
-	*decided = o.decided;
-	/* A sane RAW value: the call ran between the two kernel reads. */
-	if (o.ret != 0 || o.ts.tv_nsec < 0 || o.ts.tv_nsec >= 1000000000L || ts_ns(&o.ts) < ts_ns(&a) ||
-	    ts_ns(&o.ts) > ts_ns(&b)) {
-		printf("error=the traced call returned %d, %lld.%09ld, not between the kernel's %lld.%09ld and %lld.%09ld\n",
-		       o.ret, (long long)o.ts.tv_sec, o.ts.tv_nsec, (long long)a.tv_sec, a.tv_nsec, (long long)b.tv_sec,
-		       b.tv_nsec);
-		return 1;
-	}
-	return 0;
+	return step_finish(pid, fd[0], &a, &b, decided);
 }
 
 /* The vDSO's clock_gettime, from the image the kernel mapped (the auxiliary vector it gave, not getauxval). */
@@ -128,19 +99,6 @@ static e2e_clock_fn vdso_clock_gettime(void)
 	for (int gnu = 1; gnu >= 0 && !p; gnu--)
 		p = elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
 	return (e2e_clock_fn)p;
-}
-
-/* Tracer and child on one CPU: each step is a switch between two tasks, never a wake-up of another CPU. */
-static void stay_on_this_cpu(void)
-{
-	int cpu = sched_getcpu();
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
 }
 
 /*
@@ -170,7 +128,7 @@ int main(int argc, char **argv)
 		printf("error=cannot find the probe's text in /proc/self/maps\n");
 		return 2;
 	}
-	stay_on_this_cpu();
+	step_stay_on_this_cpu();
 	while (good < GOOD_TRACES && traces < MAX_TRACES) {
 		memset(&cur, 0, sizeof(cur));
 		traces++;

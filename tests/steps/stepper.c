@@ -5,6 +5,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "probe.h"
 
@@ -182,4 +184,49 @@ void step_print(const struct step_trace *t)
 			printf("%02x", t->words[i][STEP_SHOW_WORD ? STEP_SHOW_BYTES - 1 - j : j]);
 		putchar(i + 1 < t->steps ? ' ' : '\n');
 	}
+}
+
+void step_stay_on_this_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+void step_kill(pid_t pid, int fd)
+{
+	int st;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fd);
+}
+
+int step_finish(pid_t pid, int fd, const struct timespec *a, const struct timespec *b, int *decided)
+{
+	struct step_outcome o;
+	int st = 0;
+
+	if (ptrace(PTRACE_DETACH, pid, NULL, NULL) != 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0 || read(fd, &o, sizeof(o)) != (ssize_t)sizeof(o)) {
+		printf("error=the child did not finish (wait status 0x%x)\n", st);
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	*decided = o.decided;
+	/* A sane RAW value: the call ran between the two kernel reads. */
+	if (o.ret != 0 || o.ts.tv_nsec < 0 || o.ts.tv_nsec >= 1000000000L || ts_ns(&o.ts) < ts_ns(a) ||
+	    ts_ns(&o.ts) > ts_ns(b)) {
+		printf("error=the traced call returned %d, %lld.%09ld, not between the kernel's %lld.%09ld and %lld.%09ld\n",
+		       o.ret, (long long)o.ts.tv_sec, o.ts.tv_nsec, (long long)a->tv_sec, a->tv_nsec, (long long)b->tv_sec,
+		       b->tv_nsec);
+		return 1;
+	}
+	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "steps_insn.h"
 
@@ -50,6 +51,32 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
  * best chance for the call's seqcount window to see none. Only a head start: no count depends on it.
  */
 void step_wait_for_tick(void);
+
+/*
+ * Keeps the caller, and the children it forks from then on, on the CPU it runs on: a step is then
+ * a switch between two tasks on one CPU, never a wake-up of another (under emulation, or on a
+ * loaded host, that costs far more than the step). Where affinity cannot be set the steps are
+ * only slower.
+ */
+void step_stay_on_this_cpu(void);
+
+/* What the traced call returned, sent by the child through a pipe once it runs untraced again. */
+struct step_outcome {
+	int ret;
+	int decided; /* step_warm_up's answer before the traced call */
+	struct timespec ts;
+};
+
+/* A trace given up: kills the traced child pid, reaps it and closes fd, its pipe's read end. */
+void step_kill(pid_t pid, int fd);
+
+/*
+ * A trace to the end: lets the child pid run to its exit and reads its step_outcome from fd
+ * (closed after); *decided is its warm-up's answer. 0 when the call returned 0 with a time
+ * between the kernel's reads a and b, 1 when not, 2 when the child did not finish (both printed
+ * as "error=" lines).
+ */
+int step_finish(pid_t pid, int fd, const struct timespec *a, const struct timespec *b, int *decided);
 
 /* Prints t as "steps=", the kinds' "reads=" ... "syscalls=", "vdso_steps=" and "words=" lines. */
 void step_print(const struct step_trace *t);

@@ -36,3 +36,10 @@ err_matches() { grep -qE -- "$1" "$T/err" || fail "no stderr line matches: $1"; 
 out_empty() { [ ! -s "$T/out" ] || fail "stdout is not empty"; }
 # err_is TEXT: stderr is exactly TEXT (lines separated by newlines).
 err_is() { printf '%s\n' "$1" | diff -u - "$T/err" >/dev/null || fail "stderr is not exactly: $1"; }
+# refused FILE REASON: the launcher refuses to run FILE (status 126, nothing on stdout) and says
+# exactly "fastraw: FILE: REASON".
+refused() {
+	run 126 "$L" --lib "$LIB" "$1"
+	out_empty
+	err_is "fastraw: $1: $2"
+}

@@ -30,20 +30,17 @@ err_is "fastraw: fastraw-no-such-program: not found on PATH"
 
 cp "$PROBE" "$T/noexec"
 chmod 644 "$T/noexec"
-run 126 "$L" --lib "$LIB" "$T/noexec"
-err_is "fastraw: $T/noexec: Permission denied"
+refused "$T/noexec" "Permission denied"
 
 run 126 env PATH="$T" "$L" --lib "$LIB" noexec
 err_is "fastraw: noexec: found on PATH but not executable"
 
 mkdir "$T/dir"
-run 126 "$L" --lib "$LIB" "$T/dir"
-err_is "fastraw: $T/dir: Is a directory"
+refused "$T/dir" "Is a directory"
 
 printf 'hello\n' >"$T/text"
 chmod 755 "$T/text"
-run 126 "$L" --lib "$LIB" "$T/text"
-err_is "fastraw: $T/text: neither an ELF program nor a #! script"
+refused "$T/text" "neither an ELF program nor a #! script"
 
 # FIFOs named as the library, as a #! interpreter and planted in the places searched: refused
 # without opening them. An open would wait for a writer for ever: timeout ends that with 124
@@ -88,49 +85,36 @@ elf_header() {
 	chmod 755 "$3"
 }
 elf_header 001 003 "$T/elf32"
-run 126 "$L" --lib "$LIB" "$T/elf32"
-out_empty
-err_is "fastraw: $T/elf32: a 32-bit program: libfastraw.so is $arch only"
+refused "$T/elf32" "a 32-bit program: libfastraw.so is $arch only"
 # A 64-bit program of the other architecture (EM_X86_64 62 for aarch64, EM_AARCH64 183 for x86_64).
 [ "$arch" = x86_64 ] && other=267 || other=076
 elf_header 002 "$other" "$T/elfother"
-run 126 "$L" --lib "$LIB" "$T/elfother"
-out_empty
-err_is "fastraw: $T/elfother: not an $arch program: libfastraw.so is $arch only"
+refused "$T/elfother" "not an $arch program: libfastraw.so is $arch only"
 for class in 0 3 255; do
 	elf_header "$(printf '%03o' $class)" 076 "$T/elfclass$class"
-	run 126 "$L" --lib "$LIB" "$T/elfclass$class"
-	out_empty
-	err_is "fastraw: $T/elfclass$class: an ELF file with an invalid class (EI_CLASS $class, neither 32- nor 64-bit): no loader runs it"
+	refused "$T/elfclass$class" "an ELF file with an invalid class (EI_CLASS $class, neither 32- nor 64-bit): no loader runs it"
 done
 
 printf '#!/nonexistent/interpreter\n' >"$T/badscript"
 chmod 755 "$T/badscript"
-run 126 "$L" --lib "$LIB" "$T/badscript"
-err_is "fastraw: $T/badscript: its #! interpreter /nonexistent/interpreter: No such file or directory"
+refused "$T/badscript" "its #! interpreter /nonexistent/interpreter: No such file or directory"
 
 # Set-ID programs: the kernel asks the loader for secure execution, and it would drop the preload.
 cp "$PROBE" "$T/suid"
 chmod 4755 "$T/suid"
-run 126 "$L" --lib "$LIB" "$T/suid"
-out_empty
-err_is "fastraw: $T/suid: set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
+refused "$T/suid" "set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
 
 cp "$PROBE" "$T/sgid"
 chmod 2755 "$T/sgid"
-run 126 "$L" --lib "$LIB" "$T/sgid"
-out_empty
-err_is "fastraw: $T/sgid: set-group-ID: the dynamic loader ignores LD_PRELOAD for it"
+refused "$T/sgid" "set-group-ID: the dynamic loader ignores LD_PRELOAD for it"
 
 # A script's own set-ID bits are ignored by Linux, so they do not matter; its interpreter's do.
 printf '#!%s\n' "$T/suid" >"$T/suid-interp"
 chmod 4755 "$T/suid-interp"
-run 126 "$L" --lib "$LIB" "$T/suid-interp"
-err_is "fastraw: $T/suid-interp: its #! interpreter $T/suid: set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
+refused "$T/suid-interp" "its #! interpreter $T/suid: set-user-ID: the dynamic loader ignores LD_PRELOAD for it"
 
 if command -v setcap >/dev/null 2>&1 && cp "$PROBE" "$T/caps" && setcap cap_net_raw+ep "$T/caps" 2>/dev/null; then
-	run 126 "$L" --lib "$LIB" "$T/caps"
-	err_is "fastraw: $T/caps: has file capabilities: the dynamic loader ignores LD_PRELOAD for it"
+	refused "$T/caps" "has file capabilities: the dynamic loader ignores LD_PRELOAD for it"
 else
 	echo "(file capabilities not checked: setcap is missing or not permitted here)"
 fi

@@ -31,22 +31,19 @@ else
 fi
 
 # 2. Needed objects: libc alone (no ld.so), and version needs of libc alone.
+# libc_alone WHAT NAMES: NAMES (one line, each name followed by a space) is libc.so.6 alone.
+libc_alone() {
+	if [ "$2" != "libc.so.6 " ]; then
+		echo "FAIL: $1 '$2', want 'libc.so.6' alone"
+		status=1
+	else
+		echo "ok: $1 libc.so.6 alone"
+	fi
+}
 "$READELF" -dW "$lib" >"$tmp/dyn" || { echo "$READELF failed"; exit 1; }
-needed=$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' "$tmp/dyn" | tr '\n' ' ')
-if [ "$needed" != "libc.so.6 " ]; then
-	echo "FAIL: needs '$needed', want 'libc.so.6' alone"
-	status=1
-else
-	echo "ok: needs libc.so.6 alone"
-fi
+libc_alone needs "$(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' "$tmp/dyn" | tr '\n' ' ')"
 "$READELF" -VW "$lib" >"$tmp/ver" || { echo "$READELF -V failed"; exit 1; }
-files=$(sed -n 's/.*File: \([^ ]*\).*/\1/p' "$tmp/ver" | tr '\n' ' ')
-if [ "$files" != "libc.so.6 " ]; then
-	echo "FAIL: version needs of '$files', want 'libc.so.6' alone"
-	status=1
-else
-	echo "ok: version needs of libc.so.6 alone"
-fi
+libc_alone "version needs of" "$(sed -n 's/.*File: \([^ ]*\).*/\1/p' "$tmp/ver" | tr '\n' ' ')"
 
 # 3. No start files: no DT_INIT, no DT_FINI (the constructors are .init_array entries).
 if grep -Eq '\((INIT|FINI)\)' "$tmp/dyn"; then

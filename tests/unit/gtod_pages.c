@@ -10,8 +10,12 @@
  * from the field types so that the compiler, not a table, places the fields; the static asserts
  * tie them to docs/kernel-data.md §2.1-2.3 and §2.8.
  */
-struct k3_10_gtod { /* upstream 3.10.25 */
-	uint32_t seq; /* seqcount_t without lockdep */
+/*
+ * 3.10's fields after the seqcount (upstream 3.10.25). The kernel declares them flat in
+ * vsyscall_gtod_data; this struct starts with the 8-aligned clock, so nesting it after either
+ * seqcount places every field where the flat struct does (the asserts below check it).
+ */
+struct k3_10_fields {
 	struct {
 		int32_t vclock_mode;
 		uint64_t cycle_last, mask;
@@ -28,6 +32,11 @@ struct k3_10_gtod { /* upstream 3.10.25 */
 	} wall_time_coarse, monotonic_time_coarse;
 };
 
+struct k3_10_gtod { /* upstream 3.10.25 */
+	uint32_t seq; /* seqcount_t without lockdep */
+	struct k3_10_fields f;
+};
+
 /*
  * 3.10 under CONFIG_DEBUG_LOCK_ALLOC (a RHEL 7 debug kernel): seqcount_t holds a lockdep_map
  * (key, class_cache[2], name) after its sequence, 40 bytes in all; the rest is 3.10's.
@@ -39,20 +48,7 @@ struct k3_10_debug_gtod {
 			uint64_t key, class_cache[2], name;
 		} dep_map;
 	} seq;
-	struct {
-		int32_t vclock_mode;
-		uint64_t cycle_last, mask;
-		uint32_t mult, shift;
-	} clock;
-	int64_t wall_time_sec;
-	uint64_t wall_time_snsec, monotonic_time_snsec;
-	int64_t monotonic_time_sec;
-	struct {
-		int32_t tz_minuteswest, tz_dsttime;
-	} sys_tz;
-	struct {
-		int64_t sec, nsec;
-	} wall_time_coarse, monotonic_time_coarse;
+	struct k3_10_fields f;
 };
 
 struct k4_x_gtod { /* 3.16-4.19 */
@@ -78,24 +74,26 @@ struct k4_20_gtod { /* 4.20-5.2 */
 	int32_t tz_minuteswest, tz_dsttime;
 };
 
-_Static_assert(offsetof(struct k3_10_gtod, clock.vclock_mode) == 8, "3.10 vclock_mode");
-_Static_assert(offsetof(struct k3_10_gtod, clock.cycle_last) == 16, "3.10 cycle_last");
-_Static_assert(offsetof(struct k3_10_gtod, clock.mask) == 24, "3.10 mask");
-_Static_assert(offsetof(struct k3_10_gtod, clock.mult) == 32, "3.10 mult");
-_Static_assert(offsetof(struct k3_10_gtod, clock.shift) == 36, "3.10 shift");
-_Static_assert(offsetof(struct k3_10_gtod, wall_time_sec) == 40 && offsetof(struct k3_10_gtod, wall_time_snsec) == 48 &&
-		       offsetof(struct k3_10_gtod, wall_time_coarse.sec) == 80 &&
-		       offsetof(struct k3_10_gtod, wall_time_coarse.nsec) == 88 && sizeof(struct k3_10_gtod) == 112,
+_Static_assert(offsetof(struct k3_10_gtod, f.clock.vclock_mode) == 8, "3.10 vclock_mode");
+_Static_assert(offsetof(struct k3_10_gtod, f.clock.cycle_last) == 16, "3.10 cycle_last");
+_Static_assert(offsetof(struct k3_10_gtod, f.clock.mask) == 24, "3.10 mask");
+_Static_assert(offsetof(struct k3_10_gtod, f.clock.mult) == 32, "3.10 mult");
+_Static_assert(offsetof(struct k3_10_gtod, f.clock.shift) == 36, "3.10 shift");
+_Static_assert(offsetof(struct k3_10_gtod, f.wall_time_sec) == 40 &&
+		       offsetof(struct k3_10_gtod, f.wall_time_snsec) == 48 &&
+		       offsetof(struct k3_10_gtod, f.wall_time_coarse.sec) == 80 &&
+		       offsetof(struct k3_10_gtod, f.wall_time_coarse.nsec) == 88 && sizeof(struct k3_10_gtod) == 112,
 	       "3.10 time fields");
 _Static_assert(sizeof(((struct k3_10_debug_gtod *)0)->seq) == 40 &&
-		       offsetof(struct k3_10_debug_gtod, clock.vclock_mode) == 40 &&
-		       offsetof(struct k3_10_debug_gtod, clock.cycle_last) == 48 &&
-		       offsetof(struct k3_10_debug_gtod, clock.mask) == 56 && offsetof(struct k3_10_debug_gtod, clock.mult) == 64 &&
-		       offsetof(struct k3_10_debug_gtod, clock.shift) == 68 &&
-		       offsetof(struct k3_10_debug_gtod, wall_time_sec) == 72 &&
-		       offsetof(struct k3_10_debug_gtod, wall_time_snsec) == 80 &&
-		       offsetof(struct k3_10_debug_gtod, wall_time_coarse.sec) == 112 &&
-		       offsetof(struct k3_10_debug_gtod, wall_time_coarse.nsec) == 120 &&
+		       offsetof(struct k3_10_debug_gtod, f.clock.vclock_mode) == 40 &&
+		       offsetof(struct k3_10_debug_gtod, f.clock.cycle_last) == 48 &&
+		       offsetof(struct k3_10_debug_gtod, f.clock.mask) == 56 &&
+		       offsetof(struct k3_10_debug_gtod, f.clock.mult) == 64 &&
+		       offsetof(struct k3_10_debug_gtod, f.clock.shift) == 68 &&
+		       offsetof(struct k3_10_debug_gtod, f.wall_time_sec) == 72 &&
+		       offsetof(struct k3_10_debug_gtod, f.wall_time_snsec) == 80 &&
+		       offsetof(struct k3_10_debug_gtod, f.wall_time_coarse.sec) == 112 &&
+		       offsetof(struct k3_10_debug_gtod, f.wall_time_coarse.nsec) == 120 &&
 		       sizeof(struct k3_10_debug_gtod) == 144,
 	       "3.10 debug layout");
 _Static_assert(offsetof(struct k4_x_gtod, vclock_mode) == 4 && offsetof(struct k4_x_gtod, cycle_last) == 8 &&
@@ -152,6 +150,20 @@ static struct gvals values(const struct gtime *t, uint32_t shift)
 	return g;
 }
 
+/* 3.10's fields after the seqcount, with or without lockdep. */
+static void fill_3_10(struct k3_10_fields *f, const struct gv *v, const struct gvals *x)
+{
+	SET_CLOCK(f->clock, v);
+	f->wall_time_sec = x->sec;
+	f->wall_time_snsec = x->snsec;
+	f->monotonic_time_snsec = x->mono_snsec;
+	f->monotonic_time_sec = x->mono_sec;
+	f->wall_time_coarse.sec = x->sec;
+	f->wall_time_coarse.nsec = (int64_t)x->coarse_nsec;
+	f->monotonic_time_coarse.sec = x->coarse_mono_sec;
+	f->monotonic_time_coarse.nsec = (int64_t)x->coarse_mono_nsec;
+}
+
 void gtod_build_at(uint8_t *pg, enum fr_gtod_era shape, const struct gv *v, const struct gtime *t)
 {
 	struct gvals x = values(t, v->shift);
@@ -162,15 +174,7 @@ void gtod_build_at(uint8_t *pg, enum fr_gtod_era shape, const struct gv *v, cons
 
 		memset(&g, 0, sizeof(g));
 		g.seq = v->seq;
-		SET_CLOCK(g.clock, v);
-		g.wall_time_sec = x.sec;
-		g.wall_time_snsec = x.snsec;
-		g.monotonic_time_snsec = x.mono_snsec;
-		g.monotonic_time_sec = x.mono_sec;
-		g.wall_time_coarse.sec = x.sec;
-		g.wall_time_coarse.nsec = (int64_t)x.coarse_nsec;
-		g.monotonic_time_coarse.sec = x.coarse_mono_sec;
-		g.monotonic_time_coarse.nsec = (int64_t)x.coarse_mono_nsec;
+		fill_3_10(&g.f, v, &x);
 		memcpy(pg + 128, &g, sizeof(g));
 	} else if (shape == FR_GTOD_3_10_DEBUG) {
 		struct k3_10_debug_gtod g;
@@ -180,15 +184,7 @@ void gtod_build_at(uint8_t *pg, enum fr_gtod_era shape, const struct gv *v, cons
 		/* The lockdep map holds kernel pointers: a static key, no cached class yet, the name. */
 		g.seq.dep_map.key = 0xffffffff82a4c6b0ULL;
 		g.seq.dep_map.name = 0xffffffff81c3d2e5ULL;
-		SET_CLOCK(g.clock, v);
-		g.wall_time_sec = x.sec;
-		g.wall_time_snsec = x.snsec;
-		g.monotonic_time_snsec = x.mono_snsec;
-		g.monotonic_time_sec = x.mono_sec;
-		g.wall_time_coarse.sec = x.sec;
-		g.wall_time_coarse.nsec = (int64_t)x.coarse_nsec;
-		g.monotonic_time_coarse.sec = x.coarse_mono_sec;
-		g.monotonic_time_coarse.nsec = (int64_t)x.coarse_mono_nsec;
+		fill_3_10(&g.f, v, &x);
 		memcpy(pg + 128, &g, sizeof(g));
 	} else if (shape == FR_GTOD_4_X) {
 		struct k4_x_gtod g;

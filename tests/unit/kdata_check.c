@@ -26,6 +26,14 @@ static void expect_reject(struct synth *s, const char *what)
 	synth_free(s);
 }
 
+/* Pages of era i whose data page 0 holds v, which fr_kdata_check must refuse (what: v's fault). */
+static void expect_clock_rejected(struct synth *s, int i, const struct clockvals *v, const char *what)
+{
+	synth_init(s, i);
+	synth_set_clock(s, 0, v);
+	expect_reject(s, what);
+}
+
 START_TEST(accepts_good_pages)
 {
 	/* Every mode the architecture's kernel writes: none, the counter, and pvclock, hvclock (x86) or archtimer_nocompat (arm64). */
@@ -87,15 +95,11 @@ START_TEST(rejects_bad_pages)
 	expect_reject(&s, "entries with different seq");
 
 	v.mode = 5;
-	synth_init(&s, _i);
-	synth_set_clock(&s, 0, &v);
-	expect_reject(&s, "an unknown clock mode");
+	expect_clock_rejected(&s, _i, &v, "an unknown clock mode");
 
 	/* One past the highest mode this architecture knows (x86: hvclock 3; arm64: archtimer_nocompat 2). */
 	v.mode = FR_MODE_LAST + 1;
-	synth_init(&s, _i);
-	synth_set_clock(&s, 0, &v);
-	expect_reject(&s, "the mode after the last known one");
+	expect_clock_rejected(&s, _i, &v, "the mode after the last known one");
 
 	good_pages(&s, _i);
 	synth_put32(synth_field(&s, 0, 0, 4), SYNTH_OTHER_MODE);
@@ -107,9 +111,7 @@ START_TEST(rejects_bad_pages)
 	for (size_t k = 0; k < sizeof(bad_mask) / sizeof(bad_mask[0]); k++) {
 		v = good;
 		v.mask = bad_mask[k];
-		synth_init(&s, _i);
-		synth_set_clock(&s, 0, &v);
-		expect_reject(&s, "a mask that is not a low mask of 32 bits or more");
+		expect_clock_rejected(&s, _i, &v, "a mask that is not a low mask of 32 bits or more");
 	}
 	good_pages(&s, _i);
 	synth_put64(synth_field(&s, 0, 1, 16), 0);
@@ -123,15 +125,11 @@ START_TEST(rejects_bad_pages)
 
 	v = good;
 	v.shift = 64;
-	synth_init(&s, _i);
-	synth_set_clock(&s, 0, &v);
-	expect_reject(&s, "shift 64");
+	expect_clock_rejected(&s, _i, &v, "shift 64");
 
 	v = good;
 	v.mult = 0;
-	synth_init(&s, _i);
-	synth_set_clock(&s, 0, &v);
-	expect_reject(&s, "mult 0 in TSC mode");
+	expect_clock_rejected(&s, _i, &v, "mult 0 in TSC mode");
 
 	static const uint32_t bad_res[] = { 0, 2, 999999, 100000001, 0xffffffffu };
 	for (size_t k = 0; k < sizeof(bad_res) / sizeof(bad_res[0]); k++) {
@@ -142,9 +140,7 @@ START_TEST(rejects_bad_pages)
 
 	v = good;
 	v.seq = 7;
-	synth_init(&s, _i);
-	synth_set_clock(&s, 0, &v);
-	expect_reject(&s, "a seq stuck odd");
+	expect_clock_rejected(&s, _i, &v, "a seq stuck odd");
 }
 END_TEST
 
