@@ -108,7 +108,7 @@ START_TEST(syscall_mode_read_once)
 	const char *const *const envs[] = { E2E_ENV("FASTRAW_STATS=1", "FASTRAW_SYSCALL=1"), E2E_ENV("FASTRAW_STATS=1") };
 	struct e2e_result r;
 
-	run_probe(&r, envs[_i], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), how[_i]));
+	run_probe(&r, envs[_i], how[_i], NULL);
 	ck_assert_int_eq(e2e_int_value(r.out, "sys_ok"), 1);
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
 	if (_i == 1)
