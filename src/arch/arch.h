@@ -122,8 +122,8 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             by the top-level CMakeLists.txt
  *
  * Generic code includes this header, the interposers also arch/stubs.h, kdata/eras.c
- * arch/eras.h, the tests arch/insn.h; the replaceable probe, fr_cpu_probe, is start-up's
- * (startup/decide.h). This list is the one authoritative list of what a port provides;
+ * arch/eras.h, the tests arch/insn.h; the probe with libc's symbols, fr_cpu_probe, is
+ * start-up's (startup/decide.h). This list is the one authoritative list of what a port provides;
  * src/arch/README.md and docs/design.md point here.
  */
 
