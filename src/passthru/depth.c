@@ -3,6 +3,7 @@
 #include "passthru/depth.h"
 
 #include "base/libc.h"
+#include "base/hot.h"
 #include "base/once.h"
 #include "elf/early.h"
 #include "report/errfd.h"
@@ -66,7 +67,6 @@ void fr_depth_leave(struct fr_depth *saved)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-int fr_depth_debug;
 static int reported;
 
 void fr_depth_report(const char *name)
@@ -74,7 +74,7 @@ void fr_depth_report(const char *name)
 	struct fr_line l;
 
 	/* Before relocation errno is out of reach and initialisation has not run: nothing is said. */
-	if (!fr_relocated() || !__atomic_load_n(&fr_depth_debug, __ATOMIC_RELAXED) ||
+	if (!fr_relocated() || !__atomic_load_n(&fr_hot.debug, __ATOMIC_RELAXED) ||
 	    !FR_CLAIM(&reported, 0, 1))
 		return;
 	/* Only to the stderr the process started with (report/errfd.h), as every other line. */

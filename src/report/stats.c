@@ -36,7 +36,6 @@ static unsigned claimed;
 /* The model repeated: GCC 12 took the general-dynamic model for the definition despite the header's. */
 __thread struct fr_stats_slot *fr_stats_mine __attribute__((tls_model(FR_TLS_MODEL)));
 
-int fr_stats_on;
 static fr_raw_fn raw_target;
 
 /*
@@ -80,7 +79,7 @@ void fr_stats_served_first(clockid_t clk)
 
 void fr_stats_pass(clockid_t clk)
 {
-	if (FR_UNLIKELY(fr_stats_on))
+	if (FR_UNLIKELY(fr_hot.stats_on))
 		fr_stats_pass_on(clk);
 }
 
@@ -131,7 +130,7 @@ fr_raw_fn fr_stats_start(fr_raw_fn target)
 		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0 && reg)
 			reg(forget_parent_counts);
 	}
-	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;
 }
 
@@ -198,7 +197,7 @@ static void __attribute__((destructor)) report_at_exit(void)
 	struct fr_line l;
 
 	/* Only to the stderr noted at start-up (report/errfd.h): never into a file put on fd 2 since. */
-	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE) || !fr_errfd_unchanged())
+	if (!__atomic_load_n(&fr_hot.stats_on, __ATOMIC_ACQUIRE) || !fr_errfd_unchanged())
 		return;
 	fr_line_start(&l);
 	fr_stats_format(&l);

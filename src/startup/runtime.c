@@ -120,12 +120,10 @@ int fr_raw_first(struct timespec *ts)
 	if (!fr_relocated())
 		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 	fr_init();
-	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	f = __atomic_load_n(&fr_hot.raw, __ATOMIC_ACQUIRE);
 	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
 	return f ? f(ts) : raw_pass(ts);
 }
-
-fr_raw_fn fr_raw;
 
 /* Everything initialisation decides: computed by the claim's holder, into a static (below). */
 struct plan {
@@ -307,9 +305,6 @@ static __attribute__((noinline)) void report(const struct plan *p, const struct 
 		report_clocks(st);
 }
 
-/* Read by syscall()'s stub (arch/stubs.h); written once, by the initialiser, below. */
-unsigned fr_syscall_clocks;
-
 static int syscall_mode_of(const struct fr_env *env)
 {
 	return env->syscall_raw && !env->disable ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF;
@@ -357,11 +352,11 @@ static void entries(const struct plan *p, struct fr_state *s)
 		s->raw = raw_pass;
 }
 
-/* Publishes s, and then the hot path's copies of it: fr_raw last, as every caller's guard. */
+/* Publishes s, and then the hot path's copies of it: fr_hot.raw last, as every caller's guard. */
 static void publish(const struct fr_state *s)
 {
 	fr_once_put(&state_slot, (void *)s);
-	__atomic_store_n(&fr_raw, s->raw, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.raw, s->raw, __ATOMIC_RELEASE);
 }
 
 /*
@@ -379,7 +374,7 @@ static void init_once(void)
 
 	/*
 	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
-	 * RAW to it (and fr_pass the other clocks, passthru/passthru.c) and decides nothing of its own.
+	 * RAW to it (and fr_hot.pass the other clocks, passthru/passthru.c) and decides nothing of its own.
 	 */
 	if (fr_copy_later()) {
 		publish(&later_copy_state);
@@ -440,8 +435,8 @@ static void init_once(void)
 	}
 	/* After the readers' publication (fr_served_read checks it again): syscall()'s stub serves them. */
 	if (state.syscall_mode == FR_RAW_MODE_ON)
-		__atomic_store_n(&fr_syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_depth_debug, plan.env.debug, __ATOMIC_RELAXED);
+		__atomic_store_n(&fr_hot.syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.debug, plan.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
 	/* Only when there is something to say: report's line buffers are a kilobyte of stack. */
 	if (says)

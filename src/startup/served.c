@@ -8,7 +8,7 @@
 #include "passthru/passthru.h"
 #include "report/stats.h"
 
-/* The counting dispatcher's reader; the rest of its state is fr_served (exact/clocks.h). */
+/* The counting dispatcher's reader; the rest of its state is fr_hot.served (exact/clocks.h). */
 static fr_clock_read_fn hres_read;
 
 /*
@@ -36,18 +36,18 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
  */
 static int served_counting(clockid_t clk, struct timespec *ts)
 {
-	if (fr_clock_in(fr_served.hres, clk)) {
+	if (fr_clock_in(fr_hot.served.hres, clk)) {
 		if (FR_LIKELY(hres_read(clk, ts) == FR_OK)) {
 			fr_stats_served_on(clk);
 			return 0;
 		}
-	} else if (fr_clock_in(fr_served.coarse, clk)) {
-		if (FR_LIKELY(fr_served.coarse_read(clk, ts) == FR_OK)) {
+	} else if (fr_clock_in(fr_hot.served.coarse, clk)) {
+		if (FR_LIKELY(fr_hot.served.coarse_read(clk, ts) == FR_OK)) {
 			fr_stats_served_on(clk);
 			return 0;
 		}
 	}
-	return fr_served.next(clk, ts);
+	return fr_hot.served.next(clk, ts);
 }
 
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting)
@@ -58,18 +58,18 @@ unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode,
 	/* The readers bake in their era's field shift: a layout without its pairing serves nothing. */
 	if (!h || !d || !c)
 		return 0;
-	fr_served.hres = clocks & FR_CLOCKS_HRES;
-	fr_served.coarse = clocks & FR_CLOCKS_COARSE;
-	if (!(fr_served.hres | fr_served.coarse))
+	fr_hot.served.hres = clocks & FR_CLOCKS_HRES;
+	fr_hot.served.coarse = clocks & FR_CLOCKS_COARSE;
+	if (!(fr_hot.served.hres | fr_hot.served.coarse))
 		return 0;
 	hres_read = h;
-	fr_served.coarse_read = c;
-	/* With FASTRAW_STATS fr_pass holds the counting wrapper already: the rest is counted there. */
-	fr_served.next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
+	fr_hot.served.coarse_read = c;
+	/* With FASTRAW_STATS fr_hot.pass holds the counting wrapper already: the rest is counted there. */
+	fr_hot.served.next = counting ? __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) : fr_pass_target();
 	served_counts = counting;
-	__atomic_store_n(&served_mask, fr_served.hres | fr_served.coarse, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_pass, counting ? served_counting : d, __ATOMIC_RELEASE);
-	return fr_served.hres | fr_served.coarse;
+	__atomic_store_n(&served_mask, fr_hot.served.hres | fr_hot.served.coarse, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.pass, counting ? served_counting : d, __ATOMIC_RELEASE);
+	return fr_hot.served.hres | fr_hot.served.coarse;
 }
 
 int fr_served_read(clockid_t clk, struct timespec *ts)
@@ -79,7 +79,7 @@ int fr_served_read(clockid_t clk, struct timespec *ts)
 
 	if (FR_LIKELY(!fr_clock_in(m, clk)))
 		return FR_PASS;
-	r = fr_clock_in(fr_served.hres, clk) ? hres_read(clk, ts) : fr_served.coarse_read(clk, ts);
+	r = fr_clock_in(fr_hot.served.hres, clk) ? hres_read(clk, ts) : fr_hot.served.coarse_read(clk, ts);
 	if (r == FR_OK && served_counts)
 		fr_stats_served_on(clk);
 	return r;
