@@ -12,13 +12,6 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * A served clock's reading: FR_OK with *ts exactly as the era's vDSO computes it, or FR_PASS
- * where the vDSO would make its system call or the seqcount never settles: the caller passes
- * the call on.
- */
-typedef int (*fr_clock_read_fn)(clockid_t clk, struct timespec *ts);
-
-/*
  * What the served-clocks dispatchers read (startup/served.c fills it before it publishes one):
  * the clocks each reader answers, the coarse reader, and where every other call goes (libc's
  * convention). Written once, before the release store that publishes a dispatcher.

@@ -68,12 +68,11 @@ static int visit_between(struct dl_phdr_info *info, size_t size, void *arg)
 
 /* The first copy's tables, kept once found; the slot holds FR_ONCE_NONE when this is the first copy. */
 static struct fr_elfsyms first_tables;
-static void *first_slot;
 
 /* The first copy's tables when this object is a later copy, else NULL; found once (racers find the same). */
 static const struct fr_elfsyms *first(void)
 {
-	void *st = fr_once_get(&first_slot);
+	void *st = fr_once_get(fr_slot(FR_W_FIRST_SLOT));
 	fr_iterate_fn iterate;
 	struct walk w = { 0 };
 
@@ -90,7 +89,7 @@ static const struct fr_elfsyms *first(void)
 	/* Racers write the same tables before the publication. */
 	if (w.found)
 		first_tables = w.first;
-	st = fr_once_put(&first_slot, w.found ? (void *)&first_tables : FR_ONCE_NONE);
+	st = fr_once_put(fr_slot(FR_W_FIRST_SLOT), w.found ? (void *)&first_tables : FR_ONCE_NONE);
 	return st == FR_ONCE_NONE ? NULL : st;
 }
 
@@ -130,14 +129,12 @@ static int defined_between(const struct fr_elfsyms *from, const char *name)
 	return w.found;
 }
 
-static void *first_clock_cache;
-
 /* Set while this thread is inside the first copy's clock_gettime on this copy's behalf. */
 static __thread int forwarding __attribute__((tls_model(FR_TLS_MODEL)));
 
 int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(&first_clock_cache, "clock_gettime");
+	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime");
 	int ret;
 
 	if (f && !__atomic_load_n(&forwarding, __ATOMIC_RELAXED)) {
@@ -156,20 +153,18 @@ int fr_copy_raw(struct timespec *ts)
 	return fr_copy_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 }
 
-static void *pass_slot;
-
 fr_clock_fn fr_copy_pass(void)
 {
-	void *st = fr_once_get(&pass_slot);
+	void *st = fr_once_get(fr_slot(FR_W_COPY_PASS));
 	const struct fr_elfsyms *m;
 
 	if (!st) {
 		m = first();
 		st = FR_ONCE_NONE;
-		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(&first_clock_cache, "clock_gettime"))
+		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime"))
 			st = (void *)fr_copy_clock_gettime;
 		/* Racers compute the same answer. */
-		st = fr_once_put(&pass_slot, st);
+		st = fr_once_put(fr_slot(FR_W_COPY_PASS), st);
 	}
 	return st == FR_ONCE_NONE ? NULL : fr_copy_clock_gettime;
 }

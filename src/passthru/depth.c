@@ -18,7 +18,6 @@ static __thread struct {
 	uintptr_t at[FR_DEPTH_MAX];
 	unsigned n;
 } live __attribute__((tls_model(FR_TLS_MODEL)));
-static unsigned early_depth;
 
 int fr_depth_enter(struct fr_depth *saved)
 {
@@ -27,9 +26,9 @@ int fr_depth_enter(struct fr_depth *saved)
 
 	if (!fr_relocated()) {
 		saved->n = 0;
-		if (__atomic_add_fetch(&early_depth, 1, __ATOMIC_RELAXED) <= FR_DEPTH_MAX)
+		if (__atomic_add_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED) <= FR_DEPTH_MAX)
 			return 1;
-		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	/*
@@ -59,7 +58,7 @@ void fr_depth_leave(struct fr_depth *saved)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (!fr_relocated()) {
-		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	/* The calls nested in this one are over too, those left by jumps included. */
@@ -67,7 +66,6 @@ void fr_depth_leave(struct fr_depth *saved)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-static int reported;
 
 void fr_depth_report(const char *name)
 {
@@ -75,7 +73,7 @@ void fr_depth_report(const char *name)
 
 	/* Before relocation errno is out of reach and initialisation has not run: nothing is said. */
 	if (!fr_relocated() || !__atomic_load_n(&fr_hot.debug, __ATOMIC_RELAXED) ||
-	    !FR_CLAIM(&reported, 0, 1))
+	    !FR_CLAIM(&fr_word(FR_W_DEPTH_REPORTED)->i, 0, 1))
 		return;
 	/* Only to the stderr the process started with (report/errfd.h), as every other line. */
 	if (!fr_errfd_unchanged())

@@ -122,18 +122,14 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
 }
 
 /* The interposer after us that fr_hot.pass sends calls to, through pass_guarded; set before publication. */
-static fr_clock_fn guarded;
-
 static int pass_guarded(clockid_t clk, struct timespec *ts)
 {
-	return fr_pass_call(__atomic_load_n(&guarded, __ATOMIC_RELAXED), clk, ts);
+	return fr_pass_call(__atomic_load_n(&fr_word(FR_W_GUARDED)->clock, __ATOMIC_RELAXED), clk, ts);
 }
-
-static void *pass_cache;
 
 fr_clock_fn fr_pass_next(void)
 {
-	return (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+	return (fr_clock_fn)fr_next_cached(fr_slot(FR_W_PASS_NEXT), "clock_gettime");
 }
 
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
@@ -162,7 +158,7 @@ fr_clock_fn fr_pass_target(void)
 
 	/* Racers store the same target, before the release store that publishes pass_guarded. */
 	if (f) {
-		__atomic_store_n(&guarded, f, __ATOMIC_RELAXED);
+		__atomic_store_n(&fr_word(FR_W_GUARDED)->clock, f, __ATOMIC_RELAXED);
 		return pass_guarded;
 	}
 	return fr_real_get().call == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
@@ -199,17 +195,15 @@ void fr_pass_prime(void)
 	publish();
 }
 
-/* The counting wrapper's target, set before the wrapper is published. */
-static fr_clock_fn counted;
-
+/* The counting wrapper, whose target is set before the wrapper is published. */
 static int pass_counting(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass_on(clk);
-	return __atomic_load_n(&counted, __ATOMIC_RELAXED)(clk, ts);
+	return __atomic_load_n(&fr_word(FR_W_COUNTED)->clock, __ATOMIC_RELAXED)(clk, ts);
 }
 
 void fr_pass_count(void)
 {
-	__atomic_store_n(&counted, fr_pass_target(), __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_word(FR_W_COUNTED)->clock, fr_pass_target(), __ATOMIC_RELAXED);
 	__atomic_store_n(&fr_hot.pass, pass_counting, __ATOMIC_RELEASE);
 }

@@ -22,10 +22,8 @@
  * zeroed (the mark is inherited, so its own children do too); a vfork or CLONE_VM child shares
  * it and finds its parent's pid. NULL where the kernel has no such mark (before 4.14).
  */
-static pid_t *page;
 
 /* The owner as ordinary memory records it (copied by fork, shared by CLONE_VM): without the page. */
-static pid_t owner;
 
 void fr_memid_setup(void)
 {
@@ -36,9 +34,9 @@ void fr_memid_setup(void)
 	long m;
 	void *p;
 
-	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
-	if (LD(page)) {
-		__atomic_store_n(page, self, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_MEMID_OWNER)->pid, self, __ATOMIC_RELEASE);
+	if (LD(fr_word(FR_W_MEMID_PAGE)->p)) {
+		__atomic_store_n((pid_t *)fr_word(FR_W_MEMID_PAGE)->p, self, __ATOMIC_RELEASE);
 		return;
 	}
 	m = fr_sys_mmap_anon(len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
@@ -50,7 +48,7 @@ void fr_memid_setup(void)
 		return;
 	}
 	*(pid_t *)p = self;
-	__atomic_store_n(&page, (pid_t *)p, __ATOMIC_RELEASE);
+	__atomic_store_n(fr_slot(FR_W_MEMID_PAGE), (pid_t *)p, __ATOMIC_RELEASE);
 }
 
 /* kcmp(a, b, KCMP_VM): 0 when both use one memory, > 0 when not, < 0 when the kernel cannot say. */
@@ -61,7 +59,7 @@ static long kcmp_vm(pid_t a, pid_t b)
 
 int fr_memid_own(pid_t self)
 {
-	pid_t *p = LD(page), seen;
+	pid_t *p = LD(fr_word(FR_W_MEMID_PAGE)->p), seen;
 
 	if (p) {
 		seen = LD(*p);
@@ -75,7 +73,7 @@ int fr_memid_own(pid_t self)
 		 */
 		return seen == 0 && (FR_CLAIM_SEEN(p, &seen, self) || seen == self);
 	}
-	seen = LD(owner);
+	seen = LD(fr_word(FR_W_MEMID_OWNER)->pid);
 	if (seen == self)
 		return 1;
 	/*
@@ -84,6 +82,6 @@ int fr_memid_own(pid_t self)
 	 */
 	if (kcmp_vm(self, seen) <= 0)
 		return 0;
-	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_MEMID_OWNER)->pid, self, __ATOMIC_RELEASE);
 	return 1;
 }

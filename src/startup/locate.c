@@ -11,6 +11,7 @@
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
 #include "kdata/eras.h"
+#include "base/once.h"
 
 /* "M.m" of the release; "?" when it has none. */
 static void put_release(struct fr_line *t, const char *release)
@@ -315,7 +316,6 @@ static struct {
 	const struct fr_layout *lay;
 	int pages, vclock;
 } probed;
-static int probed_ready;
 
 static int verdict(int yes)
 {
@@ -353,7 +353,7 @@ static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.vdso == vdso && probed.lay == own &&
+	return __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE) && probed.vdso == vdso && probed.lay == own &&
 	       probed.pages == 1;
 }
 
@@ -364,7 +364,7 @@ static int vclock_readable(const struct fr_kdata *kd)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.lay == kd->lay && probed.vclock == 1 &&
+	return __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE) && probed.lay == kd->lay && probed.vclock == 1 &&
 	       (uintptr_t)kd->vvar == probed.vdso - (uintptr_t)kd->lay->pages_below * FR_PAGE_SIZE;
 }
 
@@ -375,7 +375,7 @@ void fr_locate_probe(const char *release)
 	uintptr_t vdso = (uintptr_t)fr_vdso_base(), vvar;
 	struct fr_kdata kd;
 
-	if (!own || !vdso || __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE))
+	if (!own || !vdso || __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE))
 		return;
 	probed.vdso = vdso;
 	probed.lay = own;
@@ -388,7 +388,7 @@ void fr_locate_probe(const char *release)
 		if (fr_mode_is_pvclock(fr_kdata_mode(&kd)))
 			probed.vclock = verdict(fr_word_readable(kd.vclock) == 1);
 	}
-	__atomic_store_n(&probed_ready, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_PROBED_STATE)->i, 1, __ATOMIC_RELEASE);
 }
 
 /*

@@ -57,19 +57,18 @@ static char **start_environment(void)
  * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
  * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
  */
-static int env_state = FR_KEEP_NONE;
 static struct fr_env env_kept;
 
 const struct fr_env *fr_env_get(struct fr_env *scratch)
 {
-	if (fr_keep_ready(&env_state))
+	if (fr_keep_ready(&fr_word(FR_W_ENV_STATE)->i))
 		return &env_kept;
-	if (!fr_keep_claim(&env_state)) {
+	if (!fr_keep_claim(&fr_word(FR_W_ENV_STATE)->i)) {
 		fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), scratch);
 		return scratch;
 	}
 	fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), &env_kept);
-	fr_keep_done(&env_state, 1);
+	fr_keep_done(&fr_word(FR_W_ENV_STATE)->i, 1);
 	return &env_kept;
 }
 
@@ -140,8 +139,6 @@ struct plan {
 };
 
 /* The release fr_init_release decides for, instead of uname's; NULL in the library. */
-static const char *release_seam;
-
 static void plan_make(struct plan *p, fr_real_fn real)
 {
 	const struct fr_env *env;
@@ -153,8 +150,8 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.pick.era = "none";
 	p->st.mode = -1;
 	p->gtod_era = -1;
-	if (release_seam)
-		p->st.release = release_seam;
+	if (fr_word(FR_W_RELEASE)->cp)
+		p->st.release = fr_word(FR_W_RELEASE)->cp;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
 	env = fr_env_get(&p->env);
@@ -311,11 +308,9 @@ static int syscall_mode_of(const struct fr_env *env)
 }
 
 /* The decisions, the one compute-once slot of start-up (base/once.h): NULL until published. */
-static void *state_slot;
-
 const struct fr_state *fr_state_published(void)
 {
-	return fr_once_get(&state_slot);
+	return fr_once_get(fr_slot(FR_W_STATE));
 }
 
 int fr_syscall_mode(void)
@@ -355,7 +350,7 @@ static void entries(const struct plan *p, struct fr_state *s)
 /* Publishes s, and then the hot path's copies of it: fr_hot.raw last, as every caller's guard. */
 static void publish(const struct fr_state *s)
 {
-	fr_once_put(&state_slot, (void *)s);
+	fr_once_put(fr_slot(FR_W_STATE), (void *)s);
 	__atomic_store_n(&fr_hot.raw, s->raw, __ATOMIC_RELEASE);
 }
 
@@ -468,7 +463,7 @@ const struct fr_state *fr_state_get(void)
 
 void fr_init_release(const char *release)
 {
-	release_seam = release;
+	fr_word(FR_W_RELEASE)->cp = release;
 	fr_init();
 }
 
