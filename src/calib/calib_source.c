@@ -12,6 +12,7 @@
 #include "base/sys.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
+#include "base/owner.h"
 #include "report/stats.h"
 
 #define CAL_TRIES 128
@@ -51,7 +52,10 @@ struct cal_line {
 #define REFRESH_SANDWICHES 2
 
 
-/* Calibrated mode's state, one record: the published line, and what only the updater touches. */
+/*
+ * Calibrated mode's state, one record: the published line, and what only the updater touches.
+ * Apart from base/once.h's table: the readers load the line and next_refresh by one load each.
+ */
 static struct {
 	struct cal_line line;  /* what every reader reads (above) */
 	uint64_t next_refresh; /* counter value after which a reader takes a sandwich; read outside the seqcount (a hint) */
@@ -96,10 +100,18 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
  * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns
  * this memory ever writes it: a vfork or CLONE_VM child has a pid of its own in its parent's
  * memory, and taking over from a parent thread in the middle of an update, or leaving the right
- * held when it exits, would wreck the parent's line. So a holder that belongs to another process is a thread of the parent that
- * was inside an update when this process was forked: it does not exist in this copy, so the
- * right is taken over and what it may have left half written is reset.
+ * held when it exits, would wreck the parent's line. So a holder that belongs to another process
+ * is a thread of the parent that was inside an update when this process was forked: it does not
+ * exist in this copy, so the right is taken over (base/owner.h) and what it may have left half
+ * written is reset.
  */
+static int parent_gone(pid_t self, pid_t holder)
+{
+	(void)self;
+	(void)holder;
+	return 1;
+}
+
 static int claim(struct fr_held *h)
 {
 	pid_t self = fr_sys_getpid();
@@ -107,31 +119,27 @@ static int claim(struct fr_held *h)
 	if (!fr_memid_own(self))
 		return NOT_OWNER;
 	fr_hold_signals(h);
-	for (;;) {
-		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
-		pid_t seen = 0;
-
-		if (FR_CLAIM_SEEN(&cal.updater, &seen, self))
-			return 1;
-		if (seen == self) {
-			fr_unhold_signals(h);
-			return 0;
+	switch (fr_pid_take(&cal.updater, self, parent_gone)) {
+	case FR_PID_TOOK:
+		return 1;
+	case FR_PID_TOOK_OVER:
+		fr_cal_est_init(&cal.est, &cal.params, cal.seed);
+		if (LD(cal.line.seq) & 1) {
+			/* A publication torn by the fork: back to warm-up, the kernel's values. */
+			ST(cal.line.serving, 0);
+			__atomic_store_n(&cal.line.seq, LD(cal.line.seq) + 1, __ATOMIC_RELEASE);
 		}
-		if (FR_CLAIM_SEEN(&cal.updater, &seen, self)) {
-			fr_cal_est_init(&cal.est, &cal.params, cal.seed);
-			if (LD(cal.line.seq) & 1) {
-				/* A publication torn by the fork: back to warm-up, the kernel's values. */
-				ST(cal.line.serving, 0);
-				__atomic_store_n(&cal.line.seq, LD(cal.line.seq) + 1, __ATOMIC_RELEASE);
-			}
-			return 1;
-		}
+		return 1;
+	default:
+		/* Held by another thread of this process. */
+		fr_unhold_signals(h);
+		return 0;
 	}
 }
 
 static void release(const struct fr_held *h)
 {
-	__atomic_store_n(&cal.updater, 0, __ATOMIC_RELEASE);
+	fr_pid_set(&cal.updater, 0);
 	fr_unhold_signals(h);
 }
 

@@ -12,6 +12,7 @@
 #include "base/sys.h"
 #include "proc/readable.h"
 #include "base/once.h"
+#include "base/owner.h"
 
 /*
  * The holder: the address of a thread-local object of the holding thread (unique among live
@@ -59,7 +60,7 @@ int fr_claim(struct fr_claim_mark *m)
 {
 	const struct fr_claim_mark *prev = mine;
 	const void *self = &thread_mark, *seen;
-	pid_t pid = 0, p;
+	pid_t pid = 0;
 
 	if (!__atomic_load_n(&fr_word(FR_W_QUIET)->i, __ATOMIC_ACQUIRE))
 		pid = fr_sys_getpid();
@@ -79,18 +80,17 @@ int fr_claim(struct fr_claim_mark *m)
 	mine = m;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	seen = NULL;
-	while (!__atomic_compare_exchange_n(&fr_word(FR_W_HOLDER)->cp, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	while (!FR_CLAIM_SEEN(&fr_word(FR_W_HOLDER)->cp, &seen, self)) {
 		/* A handler took it meanwhile, on this thread (and published): give way. */
 		if (seen == self)
 			return 0;
-		/* By process id: a thread of the parent holds it, which this fork child does not have. */
-		p = __atomic_load_n(&fr_word(FR_W_HOLDER_PID)->pid, __ATOMIC_ACQUIRE);
-		if (!pid || !p || p == pid) {
+		/* By process id (base/owner.h): a thread of the parent holds it, which this fork child does not have. */
+		if (!fr_pid_other(&fr_word(FR_W_HOLDER_PID)->pid, pid)) {
 			mine = prev;
 			return 0;
 		}
 	}
-	__atomic_store_n(&fr_word(FR_W_HOLDER_PID)->pid, pid, __ATOMIC_RELEASE);
+	fr_pid_set(&fr_word(FR_W_HOLDER_PID)->pid, pid);
 	return 1;
 }
 
