@@ -39,7 +39,8 @@ static int find_libc(struct fr_elfsyms *out)
  * What the first walk found, kept: libc is never unloaded, and the walk reads the name of every
  * entry ahead of libc's, the vDSO's among them, which glibc points into the vDSO's own string
  * table, so a walk after the program unmapped the vDSO would fault. Only the thread that claims
- * the record writes it; a racer, or a handler interrupting the claimer, walks on its own.
+ * the record writes it; a racer, or a handler interrupting the claimer, walks on its own. A record
+ * of its own: a symbol table is more than a word of base/once.h's table.
  */
 static struct {
 	int state; /* FR_KEEP_* (base/once.h) */

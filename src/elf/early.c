@@ -129,7 +129,8 @@ static int ldso_from(uintptr_t base, int probe, struct fr_elfsyms *out)
 
 /*
  * What the first search found, kept, as fr_libc_tables keeps libc's: only the thread that claims
- * the record writes it; a racer, or a handler interrupting the claimer, searches on its own.
+ * the record writes it; a racer, or a handler interrupting the claimer, searches on its own. A
+ * record of its own: a symbol table is more than a word of base/once.h's table.
  */
 static struct {
 	int state; /* FR_KEEP_* (base/once.h) */

@@ -235,6 +235,7 @@ static int chain_run(struct chain_walk *c)
  */
 #define CHAIN_MAX 32
 
+/* A kept record (base/once.h) of its own: a symbol table per object is far more than a word. */
 static struct {
 	int state; /* FR_KEEP_* (base/once.h) */
 	int n, self_at_start, copy_found;
@@ -393,7 +394,8 @@ static long long unloads(fr_iterate_fn iterate)
  * Answers of the walk past libc, kept while no object has ever been unloaded: until then every
  * object in the list is still where it was found. One dl_iterate_phdr call (the loader's lock
  * for a moment, one entry) checks that instead of the whole walk. Racers may fill two slots with
- * the same answer; the few names that need one (dlsym, dlvsym) fit.
+ * the same answer; the few names that need one (dlsym, dlvsym) fit. Slots of their own, claimed
+ * by name: base/once.h's table holds one answer per word, named in advance.
  */
 #define LATE_SLOTS 4
 

@@ -310,6 +310,7 @@ static const char *judge_self_test(const struct fr_kdata *kd, void *ctx)
  * the layout they are for, then whether its pages and its pvclock page can be read): start-up asks
  * in the constructor when initialisation waits for the first RAW read (fr_locate_probe), since a
  * seccomp filter installed meanwhile may refuse the probe's futex call. 0 unknown, 1 yes, 2 no.
+ * A kept record of its own (base/once.h; its state is the word FR_W_PROBED_STATE): four words.
  */
 static struct {
 	uintptr_t vdso;
@@ -353,7 +354,7 @@ static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE) && probed.vdso == vdso && probed.lay == own &&
+	return fr_keep_ready(&fr_word(FR_W_PROBED_STATE)->i) && probed.vdso == vdso && probed.lay == own &&
 	       probed.pages == 1;
 }
 
@@ -364,7 +365,7 @@ static int vclock_readable(const struct fr_kdata *kd)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE) && probed.lay == kd->lay && probed.vclock == 1 &&
+	return fr_keep_ready(&fr_word(FR_W_PROBED_STATE)->i) && probed.lay == kd->lay && probed.vclock == 1 &&
 	       (uintptr_t)kd->vvar == probed.vdso - (uintptr_t)kd->lay->pages_below * FR_PAGE_SIZE;
 }
 
@@ -375,7 +376,8 @@ void fr_locate_probe(const char *release)
 	uintptr_t vdso = (uintptr_t)fr_vdso_base(), vvar;
 	struct fr_kdata kd;
 
-	if (!own || !vdso || __atomic_load_n(&fr_word(FR_W_PROBED_STATE)->i, __ATOMIC_ACQUIRE))
+	/* A kept record (base/once.h): asked once, by whichever caller claims it. */
+	if (!own || !vdso || !fr_keep_claim(&fr_word(FR_W_PROBED_STATE)->i))
 		return;
 	probed.vdso = vdso;
 	probed.lay = own;
@@ -388,7 +390,7 @@ void fr_locate_probe(const char *release)
 		if (fr_mode_is_pvclock(fr_kdata_mode(&kd)))
 			probed.vclock = verdict(fr_word_readable(kd.vclock) == 1);
 	}
-	__atomic_store_n(&fr_word(FR_W_PROBED_STATE)->i, 1, __ATOMIC_RELEASE);
+	fr_keep_done(&fr_word(FR_W_PROBED_STATE)->i, 1);
 }
 
 /*
