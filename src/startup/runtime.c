@@ -56,6 +56,8 @@ static char **start_environment(void)
  * The configuration: FASTRAW_* parsed once, by the constructor (before main) or by whichever call
  * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
  * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
+ * A record of its own (its state is the word FR_W_ENV_STATE): it is read before any decision is
+ * published, by the constructor and syscall()'s stub, and the decisions copy it.
  */
 static struct fr_env env_kept;
 
@@ -395,7 +397,9 @@ static void init_once(void)
 	/* Whether report prints a line: a warning, the ordered counter missing, or FASTRAW_DEBUG. */
 	says = plan.env.nwarn || plan.ordered_missing || plan.env.debug;
 	/* The holder writes the state the fast path reads before the release store that publishes it. */
-	fr_kd = plan.kd;
+	state.kd = plan.kd;
+	state.env = plan.env;
+	fr_kd = state.kd;
 	state.syscall_mode = syscall_mode_of(&plan.env);
 	state.uts = plan.uts;
 	state.st = plan.st;

@@ -12,6 +12,7 @@
 #include "startup/locate.h"
 #include "arch/arch.h"
 #include "passthru/passthru.h"
+#include "proc/env.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -65,8 +66,6 @@ struct fr_status {
 	const char *clocks_why;        /* why those wanted are not served, or NULL */
 };
 
-struct fr_env;
-
 /*
  * FASTRAW_*, read once from the environment the process started with (the initial stack's, not
  * environ as it is now) by the constructor, before main, and never again: clearenv, putenv and
@@ -88,8 +87,9 @@ void fr_init_release(const char *release);
 /*
  * Everything start-up decided, immutable once published: built on the initialiser's stack and
  * in one static record, published by one release store (base/once.h), read by every export,
- * the API and syscall(). The hot path reads copies derived from it before its publication:
- * fr_hot.raw, fr_kd (exact/fastpath.h), fr_hot.pass (passthru/passthru.h), the API's own.
+ * the API and syscall(). The hot path reads copies derived from it, written by the initialiser
+ * before the publication: the fields of fr_hot (base/hot.h: the RAW entry, the served clocks,
+ * syscall()'s words, the debug and stats flags), fr_kd (exact/fastpath.h), the API's own.
  */
 struct fr_state {
 	int later_copy;         /* a copy of the library ahead of this one answers for it (passthru/copies.h) */
@@ -98,6 +98,8 @@ struct fr_state {
 	fr_now_fn now;          /* fastraw_now_ns's entry; NULL: the real vDSO's answer */
 	struct fr_status st;    /* the decision (meaningless in a later copy) */
 	struct utsname uts;     /* uname's answer, which st.release points into */
+	struct fr_env env;      /* the configuration read once from the starting environment (debug, stats, source, clocks) */
+	struct fr_kdata kd;     /* the kernel's pages found; fr_kd (exact/fastpath.h) is the readers' copy */
 };
 
 /* The decisions once published; NULL before, and while another thread publishes them. */
