@@ -131,7 +131,7 @@ enum fr_word_id {
 	FR_WORDS
 };
 
-/* One word of the table: the member its owner uses (one aligned word, so atomics act on it whole). */
+/* One word of the table: the member its owner uses (aligned, so atomics act on a pointer-sized member whole). */
 union fr_word {
 	void *p;
 	const void *cp;

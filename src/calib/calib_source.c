@@ -51,7 +51,6 @@ struct cal_line {
  */
 #define REFRESH_SANDWICHES 2
 
-
 /*
  * Calibrated mode's state, one record: the published line, and what only the updater touches.
  * Apart from base/once.h's table: the readers load the line and next_refresh by one load each.

@@ -105,7 +105,8 @@ fr_iterate_fn fr_dl_iterate_phdr(void)
 
 	if (fr_once_get(fr_slot(FR_W_ITERATE)))
 		return iterate_but_vdso;
-	if (fr_libc_tables(&libc) != 0 || !fr_once_put(fr_slot(FR_W_ITERATE), fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+	if (fr_libc_tables(&libc) != 0 ||
+	    !fr_once_put(fr_slot(FR_W_ITERATE), fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
 		return NULL;
 	return iterate_but_vdso;
 }

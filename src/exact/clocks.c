@@ -120,7 +120,6 @@ fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode
 	return fr_pairing_ok(lay) ? served_instances[lay->rules][mode] : NULL;
 }
 
-
 int fr_clock_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, clockid_t clk,
 			       struct timespec *ts)
 {

@@ -31,7 +31,6 @@
  * for every lookup of a clock name that the router does not answer itself.
  */
 
-
 static fr_dlsym_fn next_dlsym(void)
 {
 	return (fr_dlsym_fn)fr_next_cached(fr_slot(FR_W_NEXT_DLSYM), "dlsym");

@@ -181,7 +181,8 @@ fr_clock_fn fr_copy_pass(void)
 	if (!st) {
 		m = first(&scratch);
 		st = FR_ONCE_NONE;
-		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime"))
+		if (m && !defined_between(m, "clock_gettime") &&
+		    fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime"))
 			st = (void *)fr_copy_clock_gettime;
 		/* Racers compute the same answer. */
 		st = fr_once_put(fr_slot(FR_W_COPY_PASS), st);

@@ -66,7 +66,6 @@ void fr_depth_leave(struct fr_depth *saved)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-
 void fr_depth_report(const char *name)
 {
 	struct fr_line l;

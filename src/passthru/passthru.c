@@ -164,7 +164,6 @@ fr_clock_fn fr_pass_target(void)
 	return fr_real_get().call == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 
-
 /*
  * Resolves the pass-through target and publishes it: when libc's own follows, fr_hot.direct (the
  * vDSO from the exported entry itself), else fr_hot.pass; that fails harmlessly when initialisation
@@ -190,7 +189,8 @@ int fr_pass_first(clockid_t clk, struct timespec *ts)
 
 void fr_pass_prime(void)
 {
-	if (!fr_relocated() || __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_hot.direct.call, __ATOMIC_ACQUIRE))
+	if (!fr_relocated() || __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&fr_hot.direct.call, __ATOMIC_ACQUIRE))
 		return;
 	publish();
 }

@@ -63,14 +63,14 @@ int fr_passthrough_vdso(clockid_t clk, struct timespec *ts);
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts);
 
 /*
- * fr_hot.pass (base/hot.h): where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
- * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
- * when it is libc's own and the process has a vDSO: the caller then goes to the vDSO itself
- * (fr_vdso_libc in passthru/direct.h), which saves libc's wrapper and this jump. Both start NULL,
- * which needs no relocation: the first call finds fr_hot.direct NULL and resolves the target
- * (fr_pass_first) without dlsym or system calls (so before the constructor and in signal
- * handlers too), publishing fr_hot.pass or fr_hot.direct. With FASTRAW_STATS a counting wrapper stands
- * in front of the target; otherwise it costs nothing.
+ * fr_hot.pass (base/hot.h): where the exported clock_gettime sends every clock but RAW, in libc's
+ * convention, reached by a tail jump: the next clock_gettime in the lookup chain when it is a
+ * later interposer's. NULL when it is libc's own and the process has a vDSO: the caller then goes
+ * to the vDSO itself (fr_vdso_libc in passthru/direct.h), which saves libc's wrapper and this
+ * jump. Both start NULL, which needs no relocation: the first call finds fr_hot.direct NULL and
+ * resolves the target (fr_pass_first) without dlsym or system calls (so before the constructor
+ * and in signal handlers too), publishing fr_hot.pass or fr_hot.direct. With FASTRAW_STATS a
+ * counting wrapper stands in front of the target; otherwise it costs nothing.
  */
 
 /*
@@ -104,7 +104,6 @@ void fr_pass_prime(void);
 
 /* FASTRAW_STATS: points fr_hot.pass at a wrapper that counts each call (fr_stats_pass) before its target. */
 void fr_pass_count(void);
-
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);

@@ -9,7 +9,6 @@
 #include "arch/arch.h"
 #include "base/once.h"
 
-
 /* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
 static long stat_fd2(struct stat *st)
 {
@@ -42,6 +41,6 @@ int fr_errfd_unchanged(void)
 {
 	struct stat st;
 
-	return __atomic_load_n(&fr_word(FR_W_ERR_OPEN)->i, __ATOMIC_ACQUIRE) && stat_fd2(&st) == 0 && st.st_dev == fr_word(FR_W_ERR_DEV)->u64 &&
-	       st.st_ino == fr_word(FR_W_ERR_INO)->u64;
+	return __atomic_load_n(&fr_word(FR_W_ERR_OPEN)->i, __ATOMIC_ACQUIRE) && stat_fd2(&st) == 0 &&
+	       st.st_dev == fr_word(FR_W_ERR_DEV)->u64 && st.st_ino == fr_word(FR_W_ERR_INO)->u64;
 }
