@@ -14,12 +14,17 @@
 /*
  * What the served-clocks dispatchers read (startup/served.c fills it before it publishes one):
  * the clocks each reader answers, the coarse reader, and where every other call goes (libc's
- * convention). Written once, before the release store that publishes a dispatcher.
+ * convention). Written once, before the release store that publishes a dispatcher. The
+ * counting dispatcher's and fr_served_read's own: the high-resolution reader, whether
+ * FASTRAW_STATS counts, and the clocks served (0 until the release store that follows them).
  */
 struct fr_served {
 	unsigned hres, coarse;
 	fr_clock_read_fn coarse_read;
 	fr_clock_fn next;
+	fr_clock_read_fn hres_read;
+	int counts;
+	unsigned mask;
 };
 
 /*

@@ -124,8 +124,6 @@ enum fr_word_id {
 	FR_W_PROBED_STATE, FR_W_PROBED_VDSO, FR_W_PROBED_LAY, FR_W_PROBED_PAGES, FR_W_PROBED_VCLOCK,
 	/* startup/runtime.c: the configuration kept, the published decisions, the tools' release */
 	FR_W_ENV_STATE, FR_W_STATE, FR_W_RELEASE,
-	/* startup/served.c: the high-resolution reader, the served clocks, counting */
-	FR_W_HRES_READ, FR_W_SERVED_MASK, FR_W_SERVED_COUNTS,
 	/* startup/start.c: uname's answer kept */
 	FR_W_UTS_STATE,
 	FR_WORDS
@@ -141,7 +139,6 @@ union fr_word {
 	uint64_t u64;
 	pid_t pid;
 	fr_clock_fn clock;
-	fr_clock_read_fn read;
 	const char *(*name_fn)(void);
 };
 

@@ -15,7 +15,10 @@
 #include "base/pages.h"
 #include "elf/vdso_elf.h"
 
-/* Its own states, not FR_KEEP_*: a build that fails is final (OFF), not given back to retry. */
+/*
+ * Its own states (in the word FR_W_SHADOW_STATE), not FR_KEEP_*: a build that fails is final
+ * (OFF), not given back to retry.
+ */
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
 /* Static and page-aligned, like the image it copies; no allocation anywhere. */

@@ -19,12 +19,12 @@
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 
 /*
- * A page marked MADV_WIPEONFORK whose first word is the owner's pid. A forked child finds it
- * zeroed (the mark is inherited, so its own children do too); a vfork or CLONE_VM child shares
- * it and finds its parent's pid. NULL where the kernel has no such mark (before 4.14).
+ * Two words of base/once.h's table. FR_W_MEMID_PAGE: a page marked MADV_WIPEONFORK whose first
+ * word is the owner's pid. A forked child finds it zeroed (the mark is inherited, so its own
+ * children do too); a vfork or CLONE_VM child shares it and finds its parent's pid. NULL where
+ * the kernel has no such mark (before 4.14). FR_W_MEMID_OWNER: the owner as ordinary memory
+ * records it (copied by fork, shared by CLONE_VM), for when there is no page.
  */
-
-/* The owner as ordinary memory records it (copied by fork, shared by CLONE_VM): without the page. */
 
 void fr_memid_setup(void)
 {

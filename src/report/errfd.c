@@ -9,6 +9,11 @@
 #include "arch/arch.h"
 #include "base/once.h"
 
+/*
+ * The note, in base/once.h's table: FR_W_ERR_NOTED (fr_errfd_note ran), FR_W_ERR_OPEN (a file was
+ * noted, published after the two that say which: FR_W_ERR_DEV, FR_W_ERR_INO).
+ */
+
 /* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
 static long stat_fd2(struct stat *st)
 {

@@ -22,8 +22,7 @@ void fr_line_init(struct fr_line *l)
 	l->cut = 0;
 }
 
-/* fr_line_program_from's function; written before the first line, read as one word. */
-
+/* fr_line_program_from's function, the word FR_W_PROGRAM_OF: written before the first line, read as one word. */
 void fr_line_program_from(const char *(*name)(void))
 {
 	__atomic_store_n(&fr_word(FR_W_PROGRAM_OF)->name_fn, name, __ATOMIC_RELEASE);

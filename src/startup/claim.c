@@ -15,10 +15,13 @@
 #include "base/owner.h"
 
 /*
- * The holder: the address of a thread-local object of the holding thread (unique among live
- * threads, known without a system call), NULL while free. The quiet start-up has libc clear it in
- * a fork child (claim_child): a child forked while another thread of its parent held it, or in a
- * handler that interrupted this thread's first read, finds it free and starts over.
+ * The claim's words in base/once.h's table. FR_W_HOLDER, the holder: the address of a
+ * thread-local object of the holding thread (unique among live threads, known without a system
+ * call), NULL while free. The quiet start-up has libc clear it in a fork child (claim_child): a
+ * child forked while another thread of its parent held it, or in a handler that interrupted this
+ * thread's first read, finds it free and starts over. FR_W_HOLDER_PID: by process id, the
+ * holder's process (base/owner.h; 0 until it is written). FR_W_QUIET: claims ask the kernel
+ * nothing (fr_claim_quietly).
  */
 
 static __thread char thread_mark __attribute__((tls_model(FR_TLS_MODEL)));

@@ -140,7 +140,7 @@ struct plan {
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
-/* The release fr_init_release decides for, instead of uname's; NULL in the library. */
+/* The word FR_W_RELEASE: the release fr_init_release decides for, instead of uname's; NULL in the library. */
 static void plan_make(struct plan *p, fr_real_fn real)
 {
 	const struct fr_env *env;
@@ -309,7 +309,7 @@ static int syscall_mode_of(const struct fr_env *env)
 	return env->syscall_raw && !env->disable ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF;
 }
 
-/* The decisions, the one compute-once slot of start-up (base/once.h): NULL until published. */
+/* The decisions, the one compute-once slot of start-up (FR_W_STATE, base/once.h): NULL until published. */
 const struct fr_state *fr_state_published(void)
 {
 	return fr_once_get(fr_slot(FR_W_STATE));

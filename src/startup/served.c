@@ -7,14 +7,8 @@
 #include "exact/clocks.h"
 #include "passthru/passthru.h"
 #include "report/stats.h"
-#include "base/once.h"
 
-/* The counting dispatcher's reader; the rest of its state is fr_hot.served (exact/clocks.h). */
-
-/*
- * The clocks served, for fr_served_read: 0 until fr_served_start's release store, after
- * everything the readers read is written. Whether FASTRAW_STATS counts them, written before it.
- */
+/* The served clocks' state is fr_hot.served (base/hot.h). */
 
 const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 {
@@ -35,7 +29,7 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 static int served_counting(clockid_t clk, struct timespec *ts)
 {
 	if (fr_clock_in(fr_hot.served.hres, clk)) {
-		if (FR_LIKELY(fr_word(FR_W_HRES_READ)->read(clk, ts) == FR_OK)) {
+		if (FR_LIKELY(fr_hot.served.hres_read(clk, ts) == FR_OK)) {
 			fr_stats_served_on(clk);
 			return 0;
 		}
@@ -60,37 +54,37 @@ unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode,
 	fr_hot.served.coarse = clocks & FR_CLOCKS_COARSE;
 	if (!(fr_hot.served.hres | fr_hot.served.coarse))
 		return 0;
-	fr_word(FR_W_HRES_READ)->read = h;
+	fr_hot.served.hres_read = h;
 	fr_hot.served.coarse_read = c;
 	/* With FASTRAW_STATS fr_hot.pass holds the counting wrapper already: the rest is counted there. */
 	fr_hot.served.next = counting ? __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) : fr_pass_target();
-	fr_word(FR_W_SERVED_COUNTS)->i = counting;
-	__atomic_store_n(&fr_word(FR_W_SERVED_MASK)->u, fr_hot.served.hres | fr_hot.served.coarse, __ATOMIC_RELEASE);
+	fr_hot.served.counts = counting;
+	__atomic_store_n(&fr_hot.served.mask, fr_hot.served.hres | fr_hot.served.coarse, __ATOMIC_RELEASE);
 	__atomic_store_n(&fr_hot.pass, counting ? served_counting : d, __ATOMIC_RELEASE);
 	return fr_hot.served.hres | fr_hot.served.coarse;
 }
 
 int fr_served_read(clockid_t clk, struct timespec *ts)
 {
-	unsigned m = __atomic_load_n(&fr_word(FR_W_SERVED_MASK)->u, __ATOMIC_ACQUIRE);
+	unsigned m = __atomic_load_n(&fr_hot.served.mask, __ATOMIC_ACQUIRE);
 	int r;
 
 	if (FR_LIKELY(!fr_clock_in(m, clk)))
 		return FR_PASS;
-	r = fr_clock_in(fr_hot.served.hres, clk) ? fr_word(FR_W_HRES_READ)->read(clk, ts) : fr_hot.served.coarse_read(clk, ts);
-	if (r == FR_OK && fr_word(FR_W_SERVED_COUNTS)->i)
+	r = fr_clock_in(fr_hot.served.hres, clk) ? fr_hot.served.hres_read(clk, ts) : fr_hot.served.coarse_read(clk, ts);
+	if (r == FR_OK && fr_hot.served.counts)
 		fr_stats_served_on(clk);
 	return r;
 }
 
 int fr_served_any(void)
 {
-	return __atomic_load_n(&fr_word(FR_W_SERVED_MASK)->u, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&fr_hot.served.mask, __ATOMIC_ACQUIRE) != 0;
 }
 
 int fr_served_vdso(clockid_t clk, struct timespec *ts)
 {
-	if (FR_UNLIKELY(fr_clock_in(__atomic_load_n(&fr_word(FR_W_SERVED_MASK)->u, __ATOMIC_RELAXED), clk))) {
+	if (FR_UNLIKELY(fr_clock_in(__atomic_load_n(&fr_hot.served.mask, __ATOMIC_RELAXED), clk))) {
 		/* The vDSO would write through NULL; a served clock answers as the kernel does. */
 		if (!ts)
 			return -EFAULT;
