@@ -23,6 +23,7 @@ fr_add_unit_test(vdso_elf unit/test_vdso_elf.c)
 # The shadow image is asked for in the environment the process starts with (read once).
 fr_add_unit_test(dynsym unit/test_dynsym.c ENV FASTRAW_SHADOW_VDSO=1)
 fr_add_unit_test(copies unit/test_copies.c)
+fr_add_unit_test(passthru unit/test_passthru.c)
 fr_add_unit_test(cpu unit/test_cpu.c)
 fr_add_unit_test(decide unit/test_decide.c ${fr_synth})
 fr_add_unit_test(claim unit/test_claim.c)

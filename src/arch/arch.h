@@ -47,9 +47,9 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             needs, as the CPU's manuals spell it
  *   FR_ARCH_COUNTER_WORD                      string literal: the counter's short name
  *   FR_ARCH_TSC_MORE_NAMES                    string literal: the names FASTRAW_TSC's warning
- *                                             lists after these and "ordered, unordered"
- *                                             (", rdtscp, lfence, rdtsc" where those x86 names
- *                                             are not the CPU's own; proc/env.c takes them)
+ *                                             lists after these and "ordered, unordered";
+ *                                             default ", rdtscp, lfence, rdtsc", x86's names,
+ *                                             which proc/env.c takes on every CPU; "" on x86
  *   void fr_arch_pause(void)                  a spin-wait hint for a retry loop
  *   fr_arch_rmb()                             the seqcount protocol's read barrier (smp_rmb)
  *   void *fr_arch_ifunc_call(void *resolver)  what an IFUNC symbol binds to, the resolver
@@ -57,7 +57,6 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION
  *                                             string literals: the vDSO's clock_gettime and
  *                                             its symbol version
- *   FR_ARCH_NAME, FR_ARCH_ELF_MACHINE         the architecture's name (uname -m) and e_machine
  *   FR_ARCH_OTHER_CLOCK_INLINE                the attributes of interpose.c's every-clock-but-RAW
  *                                             path: inline or noinline, whichever leaves the
  *                                             RAW path shortest on this CPU
@@ -90,10 +89,16 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             reasons printed when a counter is refused
  *
  *   The kernel's facts of this CPU that generic folders read:
- *   FR_ARCH_MODE_COUNTER, _COUNTER_ALT, _PVCLOCK, _HVCLOCK, _LAST, FR_ARCH_MODE_NAMES,
- *   FR_ARCH_MODE_ANY_COUNTER, FR_ARCH_HAS_VCLOCK
- *                                             the data page's clock_mode numbers and names
- *                                             (kdata/kdata.h)
+ *   FR_ARCH_CLOCK_MODES(X, a)                 the data page's clock_mode values, one
+ *                                             X(a, role, value, name) each, values 1, 2, ... in
+ *                                             order: role COUNTER (the counter itself),
+ *                                             COUNTER_ALT (a second such value), PVCLOCK or
+ *                                             HVCLOCK (x86's paravirtual pages), name what
+ *                                             FASTRAW_DEBUG prints; kdata/kdata.h makes FR_MODE_*
+ *                                             of it, -1 for a role the CPU lacks
+ *   FR_ARCH_MODE_ANY_COUNTER                  1: the vDSO reads the counter in every mode but
+ *                                             none, as the kernel tests it; default 0: only the
+ *                                             COUNTER roles
  *   FR_ARCH_DELTA_MASKED                      1: the vDSO's delta is lib/vdso's masked one
  *                                             (FR_RULES_MASKED); 0: x86's rules
  *   FR_ARCH_READERS(X)                        X(raw name, now name, rules, field shift, counter
@@ -103,28 +108,31 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             mask the counter with S64_MAX (x86 6.5+), else 0:
  *                                             what tells eras that read one page apart
  *                                             (startup/locate.c)
- *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
- *                                             vsyscall_gtod_data (kdata/gtod.c)
- *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where
- *                                             no kernel had one
+ *   FR_ARCH_GTOD_FIXED_PAGE                   nonzero where kernels before 5.3 had x86's
+ *                                             vsyscall_gtod_data (kdata/gtod.c): the fixed
+ *                                             address of 3.10's gtod page; default 0, no such
+ *                                             data on this CPU
  *   unsigned fr_arch_abs_refs(code, n, lo, hi, at_lo)
  *                                             how many instructions in code[0, n) load from
  *                                             an absolute address in [lo, hi), *at_lo of
  *                                             them from lo itself (0 where the CPU has no
  *                                             such operand, or no kernel used one)
- *   the era table, arch/<cpu>/eras.h          the definition of fr_eras[], and
- *                                             FR_ARCH_ERAS_OLD_WHY (why a release before its
- *                                             first row gets no layout), for kdata/eras.c
- *                                             alone (through arch/eras.h), which declares them
- *   sources.cmake                             FR_ARCH_CORE_SOURCES, FR_ARCH_LIB_SOURCES,
- *                                             FR_ARCH_DEB, FR_ARCH_COMPILE_OPTIONS and the
- *                                             compiler floor FR_ARCH_CC_MIN_GNU/_Clang, read
- *                                             by the top-level CMakeLists.txt
+ *   the era table, arch/<cpu>/eras.h          the definitions of fr_eras[] and fr_eras_old_why
+ *                                             (why a release before its first row gets no
+ *                                             layout), for kdata/eras.c alone (through
+ *                                             arch/eras.h); kdata/eras.h declares them
+ *   sources.cmake                             FR_ARCH_SOURCES (its C files and its exported
+ *                                             stubs, *.S), FR_ARCH_DEB, and where the defaults
+ *                                             are not right, FR_ARCH_COMPILE_OPTIONS (default
+ *                                             none) and the compiler floor FR_ARCH_CC_MIN
+ *                                             (default GNU 9 Clang 11), read by the top-level
+ *                                             CMakeLists.txt
  *
  * Generic code includes this header, the interposers also arch/stubs.h, kdata/eras.c
  * arch/eras.h, the tests arch/insn.h; the probe with libc's symbols, fr_cpu_probe, is
- * start-up's (startup/decide.h). This list is the one authoritative list of what a port provides;
- * src/arch/README.md and docs/design.md point here.
+ * start-up's (startup/decide.h). This list is the one authoritative list of what a port
+ * provides; src/arch/README.md and docs/design.md point here. What only the tools print of a
+ * CPU is theirs (tools/common/tool_arch.h).
  */
 
 /*
@@ -132,13 +140,13 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  * ticks per second, both nonzero. Calibrated mode seeds from the first that gives a usable rate
  * (calib/calib_seed.c); none when the CPU does not say.
  */
-#define FR_ARCH_RATES_MAX 4
+#define FR_RATES_MAX 4
 struct fr_arch_rates {
 	int n;
 	struct fr_arch_rate {
 		uint64_t hz_num, hz_den;
 		const char *source; /* where it came from, e.g. "cpuid 0x15": printed by the tools */
-	} r[FR_ARCH_RATES_MAX];
+	} r[FR_RATES_MAX];
 };
 
 /* The CPU's vendor and model, NUL-terminated, empty when the CPU does not say. */
@@ -171,9 +179,8 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  * The hooks generic code tests with #if, where a missing one would silently read as 0 and a
  * port would inherit another CPU's choice: stop the build instead.
  */
-#if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
-	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
-	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)
+#if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_CLOCK_MODES) || \
+	!defined(FR_ARCH_OTHER_CLOCK_INLINE)
 #error "libfastraw: src/arch/<cpu>/ leaves out a hook that arch/arch.h lists"
 #endif
 
@@ -195,9 +202,21 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #ifndef FR_ARCH_MUSL_GUARD
 #define FR_ARCH_MUSL_GUARD 0
 #endif
+/* FR_ARCH_MODE_ANY_COUNTER: only the modes FR_ARCH_CLOCK_MODES calls COUNTER read the counter. */
+#ifndef FR_ARCH_MODE_ANY_COUNTER
+#define FR_ARCH_MODE_ANY_COUNTER 0
+#endif
+/* FR_ARCH_GTOD_FIXED_PAGE: vsyscall_gtod_data was x86's alone. */
+#ifndef FR_ARCH_GTOD_FIXED_PAGE
+#define FR_ARCH_GTOD_FIXED_PAGE 0ULL
+#endif
+/* FR_ARCH_TSC_MORE_NAMES: x86's names, which proc/env.c takes everywhere, where they are not the CPU's own. */
+#ifndef FR_ARCH_TSC_MORE_NAMES
+#define FR_ARCH_TSC_MORE_NAMES ", rdtscp, lfence, rdtsc"
+#endif
 #pragma GCC visibility push(hidden)
 
-/* FASTRAW_TSC's values and the printed names (FR_ARCH_COUNTER_NAME_*), indexed by enum fr_counter_mode. */
+/* FASTRAW_TSC's values and the printed names (FR_ARCH_COUNTER_NAME_ORDERED, _FENCED, _UNORDERED), indexed by enum fr_counter_mode. */
 extern const char *const fr_counter_names[FR_CTR_MODES];
 
 /* The printed name of a mode, "?" for a value outside the enum. */

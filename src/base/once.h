@@ -122,8 +122,8 @@ enum fr_word_id {
 	FR_W_HOLDER, FR_W_HOLDER_PID, FR_W_QUIET,
 	/* startup/locate.c: the probe's record kept, its four words */
 	FR_W_PROBED_STATE, FR_W_PROBED_VDSO, FR_W_PROBED_LAY, FR_W_PROBED_PAGES, FR_W_PROBED_VCLOCK,
-	/* startup/runtime.c: the configuration kept, the published decisions, the tools' release */
-	FR_W_ENV_STATE, FR_W_STATE, FR_W_RELEASE,
+	/* startup/runtime.c: the configuration kept, the published decisions */
+	FR_W_ENV_STATE, FR_W_STATE,
 	/* startup/start.c: uname's answer kept */
 	FR_W_UTS_STATE,
 	FR_WORDS

@@ -166,7 +166,7 @@ void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_see
 	 * (a tick of 2^32 ns or more), or a zero numerator or denominator, is no rate: the next
 	 * candidate is tried.
 	 */
-	for (int i = 0; i < rates->n && i < FR_ARCH_RATES_MAX; i++) {
+	for (int i = 0; i < rates->n && i < FR_RATES_MAX; i++) {
 		const struct fr_arch_rate *r = &rates->r[i];
 		uint64_t m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * r->hz_den, r->hz_num);
 

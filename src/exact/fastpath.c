@@ -33,21 +33,27 @@ fr_counter_fn fr_counter_for(enum fr_counter_mode mode)
 struct fr_kdata fr_kd;
 
 /*
- * One reader pair: raw answers in libc's convention and its general path, out of line
- * (raw_general), passes the call through when it cannot answer; now gives the same reading as
- * one integer of nanoseconds (fastraw_now_ns), -1 where raw would pass. The names are written
- * out in full below, so that a name perf or gdb shows is found by grep; the general paths are
- * the same names with _general appended.
+ * One reader pair: raw answers in libc's shape, the tail of the exported clock_gettime (which
+ * jumps to it), and its general path, out of line (raw_general), passes the call through when it
+ * cannot answer; now gives the same reading as one integer of nanoseconds (fastraw_now_ns), -1
+ * where raw would pass. Both fall back on raw_read_general, in the library's convention (0 or
+ * -errno, errno untouched), which only raw_general converts to libc's. The names are written out
+ * in full below, so that a name perf or gdb shows is found by grep; the general paths are the
+ * same names with _general appended.
  */
 #define FR_READERS(raw, now, rules_, fs_, ctr)                                                          \
-	static __attribute__((noinline, cold)) int raw##_general(void *ts)                                \
+	static __attribute__((noinline, cold)) int raw##_read_general(struct timespec *ts)                \
 	{                                                                                                 \
 		const struct fr_read r = { .kd = &fr_kd, .rules = rules_, .fs = fs_, .counter = ctr_##ctr,   \
 					   .unordered = FR_UNORDERED_##ctr };                             \
                                                                                                           \
 		if (fr_raw_read_general(&r, rules_, ts) == FR_OK)                                         \
 			return 0;                                                                         \
-		return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);                                           \
+		return fr_passthrough_vdso(CLOCK_MONOTONIC_RAW, ts);                                      \
+	}                                                                                                 \
+	static __attribute__((noinline, cold)) int raw##_general(void *ts)                                \
+	{                                                                                                 \
+		return fr_finish((struct fr_kret){ raw##_read_general(ts) });                             \
 	}                                                                                                 \
 	static int raw(struct timespec *ts)                                                               \
 	{                                                                                                 \
@@ -64,7 +70,7 @@ struct fr_kdata fr_kd;
 	static __attribute__((noinline, cold)) int now##_general(void *ns)                                \
 	{                                                                                                 \
 		struct timespec ts;                                                                       \
-		int ret = raw##_general(&ts);                                                             \
+		int ret = raw##_read_general(&ts);                                                        \
                                                                                                           \
 		*(int64_t *)ns = ret ? -1 : (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;                 \
 		return ret;                                                                               \

@@ -408,7 +408,7 @@ fr_fast_entry(const struct fr_read *r, const struct fr_window *w, void *dst)
 	 * goal, 0.87x of the vDSO, is the tightest: docs/performance.md), so it gets the straight
 	 * line. The counter mode pays one compare and a predicted taken branch (e2e_steps counts
 	 * them), small beside the ordered or fenced counter read it goes on to. Without vclocks
-	 * (FR_ARCH_HAS_VCLOCK 0) this test is a constant and folds away.
+	 * (FR_HAS_VCLOCK 0) this test is a constant and folds away.
 	 */
 	if (FR_LIKELY(fr_mode_is_pvclock(mode))) {
 		/* Never NULL: the pvclock page, or a stand-in whose stable bit is clear. */

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The exported syscall(): every call on to the next syscall() in the chain, RAW and the served clocks' clock_gettime on the fast path only when asked for. */
-#include <errno.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -73,7 +72,7 @@ __attribute__((used)) long fr_syscall_served(long nr, long clk, struct timespec 
 	(void)nr;
 	if (fr_served_read((clockid_t)clk, p) == FR_OK)
 		return 0;
-	return fr_passthrough((clockid_t)clk, p);
+	return fr_passthrough_libc((clockid_t)clk, p);
 }
 
 /*
@@ -87,9 +86,8 @@ __attribute__((used)) long fr_syscall_none(long nr, long a, long b, long c, long
 
 	if ((unsigned long)ret < -4095UL)
 		return ret;
-	if (fr_relocated())
-		errno = (int)-ret;
-	return -1;
+	/* The kernel's -errno in libc's shape, converted here once (passthru/passthru.h). */
+	return fr_relocated() ? fr_fail((int)ret) : fr_finish_unrelocated((struct fr_kret){ (int)ret });
 }
 
 void fr_syscall_prime(void)

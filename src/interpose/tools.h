@@ -20,9 +20,10 @@
 
 /*
  * Runs initialisation in this process and returns its published decision, NULL when none was
- * published (a later copy of the library). With release, decides as if uname said it
- * (fastraw-info --release: which layout the page and the vDSO prove); only the first
- * initialisation of a process decides.
+ * published (a later copy of the library). With release, decides as if uname said it: the
+ * documented internal entry behind fastraw-info --release (which layout the page and the vDSO
+ * prove; docs/internals.md, docs/tools.md), the release passed down as an argument. Only the
+ * first initialisation of a process decides.
  */
 const struct fr_status *fr_tool_decide(const char *release);
 

@@ -6,4 +6,3 @@
 #include "arch/eras.h"
 
 const unsigned fr_n_eras = sizeof(fr_eras) / sizeof(fr_eras[0]);
-const char fr_eras_old_why[] = FR_ARCH_ERAS_OLD_WHY;

@@ -21,8 +21,8 @@ int fr_gtod_era_for_release(const char *release)
 	unsigned v[2] = { 0, 0 };
 	const char *p = release;
 
-	/* vsyscall_gtod_data is x86's: elsewhere no release has it (FR_ARCH_HAS_GTOD). */
-	if (!p || !FR_ARCH_HAS_GTOD)
+	/* vsyscall_gtod_data is x86's: elsewhere no release has it (FR_ARCH_GTOD_FIXED_PAGE 0). */
+	if (!p || !FR_ARCH_GTOD_FIXED_PAGE)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		int digits = 0;

@@ -124,7 +124,11 @@ int fr_kdata_mode(const struct fr_kdata *kd)
 	return (int)FR_LD32(fr_raw_entry(kd, real_page(kd)) + FR_OFF_MODE);
 }
 
-static const char *const mode_names[FR_MODE_LAST + 1] = { [FR_MODE_NONE] = "none", FR_ARCH_MODE_NAMES };
+#define FR_MODE_NAME_(unused, role, value, name) [value] = name,
+static const char *const mode_names[FR_MODE_LAST + 1] = { [FR_MODE_NONE] = "none", FR_ARCH_CLOCK_MODES(FR_MODE_NAME_, 0) };
+/* Each value is at most the count; -Wextra's -Woverride-init flags one listed twice: so they are 1, 2, ... */
+#define FR_MODE_IN_RANGE_(unused, role, value, name) _Static_assert((value) >= 1 && (value) <= FR_MODE_LAST, #role);
+FR_ARCH_CLOCK_MODES(FR_MODE_IN_RANGE_, 0)
 
 const char *fr_mode_name(int mode)
 {

@@ -17,17 +17,31 @@
 
 /*
  * vdso_clock_mode numbers (include/vdso/clocksource.h and the architecture's own): none is 0
- * everywhere; the rest are the architecture's (arch/<cpu>/abi.h). COUNTER and COUNTER_ALT read
- * the CPU's counter (x86: TSC, one number; arm64: ARCHTIMER and ARCHTIMER_NOCOMPAT), PVCLOCK
- * and HVCLOCK exist where FR_ARCH_HAS_VCLOCK says so (x86), and are never matched elsewhere.
+ * everywhere; the rest are the architecture's, by role (FR_ARCH_CLOCK_MODES, arch/arch.h).
+ * COUNTER and COUNTER_ALT read the CPU's counter (x86: TSC, one number, so COUNTER_ALT is
+ * COUNTER; arm64: ARCHTIMER and ARCHTIMER_NOCOMPAT); PVCLOCK and HVCLOCK are x86's paravirtual
+ * pages (FR_HAS_VCLOCK), -1 elsewhere, a value no clock_mode holds. FR_MODE_LAST is the highest.
  */
+#define FR_ROLE_COUNTER 1
+#define FR_ROLE_COUNTER_ALT 2
+#define FR_ROLE_PVCLOCK 3
+#define FR_ROLE_HVCLOCK 4
+/* The value of a role, or -1 (a constant expression, also in #if). */
+#define FR_MODE_IF_(want, role, value, name) +(FR_ROLE_##role == (want) ? (value) + 1 : 0)
+#define FR_MODE_OF_(want) (-1 FR_ARCH_CLOCK_MODES(FR_MODE_IF_, want))
+#define FR_MODE_ONE_(unused, role, value, name) +1
+/* Whether the CPU has x86's paravirtual clock pages below the data page. */
+#define FR_HAS_VCLOCK (FR_MODE_OF_(FR_ROLE_PVCLOCK) >= 0)
+
 enum {
 	FR_MODE_NONE = 0,
-	FR_MODE_COUNTER = FR_ARCH_MODE_COUNTER,
-	FR_MODE_COUNTER_ALT = FR_ARCH_MODE_COUNTER_ALT,
-	FR_MODE_PVCLOCK = FR_ARCH_MODE_PVCLOCK,
-	FR_MODE_HVCLOCK = FR_ARCH_MODE_HVCLOCK,
-	FR_MODE_LAST = FR_ARCH_MODE_LAST,
+	FR_MODE_COUNTER = FR_MODE_OF_(FR_ROLE_COUNTER),
+	FR_MODE_COUNTER_ALT = FR_MODE_OF_(FR_ROLE_COUNTER_ALT) >= 0 ? FR_MODE_OF_(FR_ROLE_COUNTER_ALT)
+								      : FR_MODE_OF_(FR_ROLE_COUNTER),
+	FR_MODE_PVCLOCK = FR_MODE_OF_(FR_ROLE_PVCLOCK),
+	FR_MODE_HVCLOCK = FR_MODE_OF_(FR_ROLE_HVCLOCK),
+	/* The values are 1, 2, ... in order (arch/arch.h): the last is their count. */
+	FR_MODE_LAST = 0 FR_ARCH_CLOCK_MODES(FR_MODE_ONE_, 0),
 };
 
 /*
@@ -42,16 +56,16 @@ static inline __attribute__((always_inline)) int fr_mode_is_counter(int32_t mode
 	return mode == FR_MODE_COUNTER || mode == FR_MODE_COUNTER_ALT;
 }
 
-/* Whether a clock mode is the paravirtual clock of a pvclock page (never, without FR_ARCH_HAS_VCLOCK). */
+/* Whether a clock mode is the paravirtual clock of a pvclock page (never, without FR_HAS_VCLOCK). */
 static inline __attribute__((always_inline)) int fr_mode_is_pvclock(int32_t mode)
 {
-	return FR_ARCH_HAS_VCLOCK && mode == FR_MODE_PVCLOCK;
+	return FR_HAS_VCLOCK && mode == FR_MODE_PVCLOCK;
 }
 
 /* The same for the Hyper-V TSC page. */
 static inline __attribute__((always_inline)) int fr_mode_is_hvclock(int32_t mode)
 {
-	return FR_ARCH_HAS_VCLOCK && mode == FR_MODE_HVCLOCK;
+	return FR_HAS_VCLOCK && mode == FR_MODE_HVCLOCK;
 }
 
 /* Whether the fast path computes a mode: the counter, or the pvclock. */

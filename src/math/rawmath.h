@@ -15,7 +15,10 @@
 #define FR_S64_MAX 0x7fffffffffffffffULL
 #define FR_BIT62 (1ULL << 62)
 
-/* Status of a computation: done, or "let the real vDSO answer this call". */
+/*
+ * A reading's verdict: done, or "let the real vDSO answer this call". Positive, never an error:
+ * the library's int results are 0, a positive verdict, or -errno (src/base/README.md, Errors).
+ */
 enum { FR_OK = 0, FR_PASS = 1 };
 
 /*

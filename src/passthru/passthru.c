@@ -76,7 +76,7 @@ static int real_init(clockid_t clk, struct timespec *ts)
 	return fr_real_get().call(clk, ts);
 }
 
-int fr_passthrough(clockid_t clk, struct timespec *ts)
+int fr_passthrough_libc(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
 	fr_real_fn real = { __atomic_load_n(&fr_hot.real.call, __ATOMIC_ACQUIRE) };
@@ -113,7 +113,7 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
 	if (!fr_depth_enter(&saved)) {
 		fr_depth_report("clock_gettime");
 		if (!fr_relocated())
-			return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
+			return fr_finish_unrelocated(fr_kcall(fr_real_sys(), clk, ts));
 		return fr_finish(fr_kcall(fr_real_sys(), clk, ts));
 	}
 	ret = f(clk, ts);
@@ -138,7 +138,7 @@ int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
 
 	if (next)
 		return fr_pass_call(next, clk, ts);
-	return fr_sys_clock_gettime(clk, ts) == 0 ? 0 : -1;
+	return fr_finish_unrelocated(fr_kcall(fr_real_sys(), clk, ts));
 }
 
 fr_clock_fn fr_pass_interposer(void)

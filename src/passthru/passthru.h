@@ -49,16 +49,34 @@ static inline int fr_finish(struct fr_kret r)
 	return FR_LIKELY(r.err == 0) ? 0 : fr_fail(r.err);
 }
 
-/* clock_gettime through the real vDSO (or the system call), in libc's convention; counted by FASTRAW_STATS. */
-int fr_passthrough(clockid_t clk, struct timespec *ts);
+/*
+ * libc's shape before this object is relocated: 0, or -1 with errno left as it was, for errno is
+ * out of reach until the loader relocates us (elf/early.h). The one conversion of the early
+ * branches, which only the exports and their tails take.
+ */
+static inline int fr_finish_unrelocated(struct fr_kret r)
+{
+	return r.err == 0 ? 0 : -1;
+}
 
-/* The same in the vDSO's convention (0 or -errno, errno untouched): what fr_vdso_clock_gettime passes on. */
+/*
+ * clock_gettime through the real vDSO (or the system call), in the library's convention (0 or
+ * -errno, errno untouched); counted by FASTRAW_STATS. What fr_vdso_clock_gettime passes on, and
+ * what every internal caller asks.
+ */
 int fr_passthrough_vdso(clockid_t clk, struct timespec *ts);
 
 /*
- * clock_gettime in libc's convention for an object that is not relocated yet: the next
- * clock_gettime in the chain (libc's own, found without our GOT), else the system call, whose
- * error then comes back as -1 without errno (errno is out of reach before relocation).
+ * The same converted to libc's shape (fr_finish): the tail of an export only, reached by a tail
+ * jump (the RAW entries' pass-through, syscall()'s served clocks), so that the export returns its
+ * answer unchanged. Nothing else calls it (src/base/README.md, Errors).
+ */
+int fr_passthrough_libc(clockid_t clk, struct timespec *ts);
+
+/*
+ * clock_gettime in libc's shape for an object that is not relocated yet, the exports' and their
+ * tails' early branch: the next clock_gettime in the chain (libc's own, found without our GOT),
+ * whose answer is returned as it is, else the system call through fr_finish_unrelocated.
  */
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts);
 

@@ -57,8 +57,8 @@ static const char *try_layout(const struct fr_layout *lay, const struct fr_where
 		vvar = w->vdso - below;
 		vclock = vvar + (uintptr_t)lay->vclock_page * FR_PAGE_SIZE;
 	}
-	/* Without paravirtual clocks (FR_ARCH_HAS_VCLOCK 0) there is no such page to point at. */
-	if (!FR_ARCH_HAS_VCLOCK)
+	/* Without paravirtual clocks (FR_HAS_VCLOCK 0) there is no such page to point at. */
+	if (!FR_HAS_VCLOCK)
 		vclock = 0;
 	*shape = 1;
 	fr_kdata_init(kd, lay, (const volatile uint8_t *)vvar, (const volatile uint8_t *)vclock);
@@ -382,7 +382,7 @@ void fr_locate_probe(const char *release)
 	PROBED_LAY = own;
 	PROBED_PAGES = verdict(own_pages_ask(own, vdso) == 1);
 	/* The pvclock page only where the page says pvclock mode, as confirmed() reads it. */
-	if (FR_ARCH_HAS_VCLOCK && PROBED_PAGES == 1) {
+	if (FR_HAS_VCLOCK && PROBED_PAGES == 1) {
 		vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
 		fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar,
 			      (const volatile uint8_t *)(vvar + (uintptr_t)own->vclock_page * FR_PAGE_SIZE));

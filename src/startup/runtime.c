@@ -76,10 +76,23 @@ const struct fr_env *fr_env_get(struct fr_env *scratch)
 
 static int raw_pass(struct timespec *ts)
 {
-	return fr_passthrough(CLOCK_MONOTONIC_RAW, ts);
+	return fr_passthrough_libc(CLOCK_MONOTONIC_RAW, ts);
 }
 
-/* RAW in the vDSO's convention (0 or -errno), errno untouched: libc's-convention reader, converted. */
+/*
+ * A RAW entry failed, so its pass-through did: the error is the pass-through's own, asked again
+ * in the library's convention (the same pointer gets the same answer), not read back from errno.
+ */
+static __attribute__((noinline)) int vdso_raw_failed(struct timespec *ts)
+{
+	return fr_kcall(fr_real_get(), CLOCK_MONOTONIC_RAW, ts).err;
+}
+
+/*
+ * RAW in the vDSO's convention (0 or -errno), errno untouched. The RAW entries are libc-shaped,
+ * the tail the exported clock_gettime jumps to, and set errno when they fail: errno is kept as
+ * the caller had it, never read as an answer.
+ */
 static inline int raw_vdso_convention(struct timespec *ts)
 {
 	int saved, ret;
@@ -89,7 +102,7 @@ static inline int raw_vdso_convention(struct timespec *ts)
 	saved = errno;
 	ret = fr_raw_call(ts);
 	if (ret != 0)
-		ret = errno > 0 ? -errno : -EINVAL;
+		ret = vdso_raw_failed(ts);
 	errno = saved;
 	return ret;
 }
@@ -140,8 +153,8 @@ struct plan {
 	int gtod_era;                      /* FASTRAW_DEBUG: the layout the gtod page was read with, -1: none */
 };
 
-/* The word FR_W_RELEASE: the release fr_init_release decides for, instead of uname's; NULL in the library. */
-static void plan_make(struct plan *p, fr_real_fn real)
+/* release: what the tools' entry (fr_init_release) decides for instead of uname's; NULL in the library. */
+static void plan_make(struct plan *p, fr_real_fn real, const char *release)
 {
 	const struct fr_env *env;
 	struct fr_gtod g, *gtod;
@@ -152,8 +165,8 @@ static void plan_make(struct plan *p, fr_real_fn real)
 	p->st.pick.era = "none";
 	p->st.mode = -1;
 	p->gtod_era = -1;
-	if (fr_word(FR_W_RELEASE)->cp)
-		p->st.release = fr_word(FR_W_RELEASE)->cp;
+	if (release)
+		p->st.release = release;
 	else
 		p->st.release = fr_start_uname(&p->uts) == 0 || fr_sys_uname(&p->uts) == 0 ? p->uts.release : NULL;
 	env = fr_env_get(&p->env);
@@ -362,8 +375,8 @@ static void publish(const struct fr_state *s)
  */
 static struct plan plan FR_LATE_STATIC(plan);
 
-/* The work of fr_init; errno is the caller's business. */
-static void init_once(void)
+/* The work of fr_init, for uname's release or the one given; errno is the caller's business. */
+static void init_once(const char *release)
 {
 	struct fr_claim_mark mark;
 	fr_real_fn real;
@@ -393,7 +406,7 @@ static void init_once(void)
 	 */
 	if (real.call != fr_real_sys().call && fr_word_readable((const volatile void *)real.call) == 0)
 		real = (fr_real_fn){ fr_sys_clock_gettime_after_vdso };
-	plan_make(&plan, real);
+	plan_make(&plan, real, release);
 	/* Whether report prints a line: a warning, the ordered counter missing, or FASTRAW_DEBUG. */
 	says = plan.env.nwarn || plan.ordered_missing || plan.env.debug;
 	/* The holder writes the state the fast path reads before the release store that publishes it. */
@@ -442,7 +455,7 @@ static void init_once(void)
 		report(&plan, &state.st);
 }
 
-void fr_init(void)
+static void init_for(const char *release)
 {
 	int saved;
 
@@ -451,8 +464,13 @@ void fr_init(void)
 		return;
 	saved = errno;
 	if (!fr_state_published())
-		init_once();
+		init_once(release);
 	errno = saved;
+}
+
+void fr_init(void)
+{
+	init_for(NULL);
 }
 
 const struct fr_state *fr_state_get(void)
@@ -467,8 +485,7 @@ const struct fr_state *fr_state_get(void)
 
 void fr_init_release(const char *release)
 {
-	fr_word(FR_W_RELEASE)->cp = release;
-	fr_init();
+	init_for(release);
 }
 
 const struct fr_status *fr_status_get(void)

@@ -78,9 +78,10 @@ const struct fr_env *fr_env_get(struct fr_env *scratch);
 void fr_init(void);
 
 /*
- * fr_init, deciding as if uname said release (kept, not copied): the tools' entry behind
- * fastraw-info --release (interpose/tools.h's fr_tool_decide), never reached from the preloaded
- * library. Only the first initialisation of a process decides.
+ * fr_init, deciding as if uname said release (kept, not copied): an internal entry for the tools
+ * alone, reached only through interpose/tools.h's fr_tool_decide (fastraw-info --release), never
+ * from the preloaded library. The release travels as an argument, no state is set for it. Only
+ * the first initialisation of a process decides.
  */
 void fr_init_release(const char *release);
 

@@ -64,6 +64,41 @@ START_TEST(putenv_changes_nothing)
 }
 END_TEST
 
+/* The probe's syscall() RAW calls (probe_firstread.c, SYS_CALLS). */
+#define SYS_CALLS 1000
+
+/* The n after "MONOTONIC_RAW fast=" in the FASTRAW_STATS line. */
+static long long stats_fast(const char *err)
+{
+	const char *p = strstr(err, "MONOTONIC_RAW fast=");
+
+	ck_assert_msg(p, "no stats line:\n%.*s", E2E_SHOWN, err);
+	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
+}
+
+/*
+ * FASTRAW_SYSCALL is read once as well, although syscall() asks for it only at its first call,
+ * made here after the program changed its environment: FASTRAW_SYSCALL=1 holds through clearenv
+ * (RAW served in-process, where the fast path serves RAW at all), and a putenv of it switches
+ * nothing on (every syscall() RAW call is the kernel's: the one fast call is clock_gettime's).
+ */
+START_TEST(syscall_mode_read_once)
+{
+	static const char *const how[] = { "clearenv", "putenv" };
+	const char *const *const envs[] = { E2E_ENV("FASTRAW_STATS=1", "FASTRAW_SYSCALL=1"), E2E_ENV("FASTRAW_STATS=1") };
+	struct e2e_result r;
+
+	run_probe(&r, envs[_i], E2E_ARGV(e2e_need_env("FR_PROBE_FIRSTREAD"), how[_i]));
+	ck_assert_int_eq(e2e_int_value(r.out, "sys_ok"), 1);
+	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
+	if (_i == 1)
+		ck_assert_int_lt(stats_fast(r.err), SYS_CALLS);
+	else if (!e2e_expect_passthrough())
+		ck_assert_int_ge(stats_fast(r.err), SYS_CALLS);
+	e2e_result_free(&r);
+}
+END_TEST
+
 /*
  * A handler siglongjmps out of the first RAW read, a timer landing it anywhere in the read (one
  * child process per delay): every child's later reads are right and fastraw_info answers.
@@ -145,6 +180,7 @@ static Suite *firstread_suite(void)
 
 	tcase_add_loop_test(tc, clearenv_keeps_configuration, 0, 2);
 	tcase_add_test(tc, putenv_changes_nothing);
+	tcase_add_loop_test(tc, syscall_mode_read_once, 0, 2);
 	tcase_add_test(tc, jump_out_of_first_read);
 	tcase_add_test(tc, fork_during_first_read);
 	tcase_add_test(tc, first_read_on_small_stacks);

@@ -6,8 +6,8 @@
 
 #include "synth.h"
 
-/* The Hyper-V TSC page is x86's (FR_ARCH_HAS_VCLOCK): elsewhere the test case is empty. */
-#if FR_ARCH_HAS_VCLOCK
+/* The Hyper-V TSC page is x86's (FR_HAS_VCLOCK): elsewhere the test case is empty. */
+#if FR_HAS_VCLOCK
 /*
  * A 10 MHz clocksource (Hyper-V reference time counts 100 ns units): mult 100 << 22, shift 22.
  * Its TSC page for a 2.5 GHz TSC: scale 2^64 / 250 and a negative offset.
@@ -183,7 +183,7 @@ TCase *fastpath_hvclock_tcase(void)
 {
 	TCase *tc = tcase_create("hvclock");
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	tcase_add_loop_test(tc, hvclock_deltas, 0, N_ERAS);
 	tcase_add_loop_test(tc, hvclock_large_and_masked, 0, N_ERAS);
 	tcase_add_loop_test(tc, hvclock_invalid_passes, 0, N_ERAS);

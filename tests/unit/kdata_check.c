@@ -29,7 +29,7 @@ static void expect_reject(struct synth *s, const char *what)
 START_TEST(accepts_good_pages)
 {
 	/* Every mode the architecture's kernel writes: none, the counter, and pvclock, hvclock (x86) or archtimer_nocompat (arm64). */
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_COUNTER, FR_MODE_PVCLOCK, FR_MODE_HVCLOCK };
 #else
 	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_COUNTER, FR_MODE_COUNTER_ALT, FR_MODE_COUNTER };

@@ -119,7 +119,7 @@ START_TEST(strict_rejects_what_check_allows)
 	synth_free(&s);
 
 	/* Modes the page may carry that the fast path does not compute: none, and hvclock (x86). */
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	static const uint32_t modes[] = { FR_MODE_NONE, FR_MODE_HVCLOCK };
 #else
 	static const uint32_t modes[] = { FR_MODE_NONE };
@@ -162,7 +162,7 @@ START_TEST(strict_rejects_every_wrong_layout)
 
 			if (same_offsets(lay, s.kd.lay)) {
 				/* x86's 5.3-6.9 layouts share their offsets; arm64's share none. */
-				ck_assert_msg(lay == s.kd.lay || (FR_ARCH_HAS_VCLOCK && lay->data_off == 0x80 &&
+				ck_assert_msg(lay == s.kd.lay || (FR_HAS_VCLOCK && lay->data_off == 0x80 &&
 								  lay->clock_size == 0xF0),
 					      "%s and %s read the same offsets", lay->name, s.kd.lay->name);
 				continue;

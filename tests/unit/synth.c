@@ -185,7 +185,7 @@ int synth_expect_vclock(const struct era *e, const struct clockvals *v, const st
 	/* A seq that stays odd never settles (§4): after bounded retries the call passes. */
 	if (v->seq & 1)
 		return 0;
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	if (v->mode == FR_MODE_PVCLOCK) {
 		/* Unstable pvclock: the vDSO makes the syscall (§6 step 2). */
 		if (!p || !(p->flags & FR_PV_STABLE_BIT) || (p->version & 1))

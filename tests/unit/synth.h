@@ -47,7 +47,7 @@ extern const struct era eras[N_ERAS];
  * A clock mode the fast path serves other than FR_MODE_COUNTER where there is one (x86:
  * pvclock, arm64: archtimer_nocompat), for tests that need two served modes.
  */
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 #define SYNTH_OTHER_MODE FR_MODE_PVCLOCK
 #else
 #define SYNTH_OTHER_MODE FR_MODE_COUNTER_ALT

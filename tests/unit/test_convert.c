@@ -17,7 +17,7 @@ static const struct clockvals tsc_clock = {
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,
 };
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 /* kvm-clock: mult 2^23, shift 23, and its pvclock page. */
 static const struct clockvals kvm_clock = {
 	.seq = 4, .mode = FR_MODE_PVCLOCK, .L = 4000000000000ULL, .max = 0x1cd42e4dffbULL,
@@ -115,7 +115,7 @@ START_TEST(tsc_late_conversion_is_exact)
 }
 END_TEST
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 /* pvclock: forward is the reading; with an unchanged pvclock page, late is exact too. */
 START_TEST(pvclock_late_conversion_is_exact)
 {
@@ -257,7 +257,7 @@ START_TEST(cannot_convert)
 	v.mode = FR_MODE_LAST + 1;
 	synth_set_clock(&s, 0, &v);
 	ck_assert_int_eq(fr_ticks_to_ns(&s.kd, v.L + 5, &ns), FR_ARCH_MODE_ANY_COUNTER ? FR_OK : FR_PASS);
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	struct pvvals p = kvm_pv;
 
 	/* hvclock with the Hyper-V page marked invalid (sequence 0). */
@@ -288,7 +288,7 @@ static Suite *convert_suite(void)
 	tcase_add_test(tc, ts_ns_is_the_split_sum);
 	tcase_add_loop_test(tc, tsc_forward_is_the_reading, 0, N_ERAS);
 	tcase_add_loop_test(tc, tsc_late_conversion_is_exact, 0, N_ERAS);
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	tcase_add_loop_test(tc, pvclock_late_conversion_is_exact, 0, N_ERAS);
 	tcase_add_loop_test(tc, pvclock_before_timestamp_extrapolates, 0, N_ERAS);
 	tcase_add_loop_test(tc, hvclock_late_conversion_is_exact, 0, N_ERAS);

@@ -14,7 +14,7 @@ static const struct clockvals tsc_clock = {
 	.mult = 8004479, .shift = 24, .sec = 1000, .B = (123456789ULL << 24) + 0x123,
 };
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 /* kvm-clock as measured: mult 2^23, shift 23, max_cycles 0x1cd42e4dffb; its pvclock page. */
 static const struct clockvals kvm_clock = {
 	.seq = 4, .mode = FR_MODE_PVCLOCK, .max = 0x1cd42e4dffbULL, .mult = 1u << 23, .shift = 23,
@@ -55,7 +55,7 @@ START_TEST(tsc_deltas)
 }
 END_TEST
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 /* Readings of a pvclock page where the kvmclock value minus cycle_last is each of d[]. */
 static void pv_sweep(struct synth *s, struct clockvals v, const struct pvvals *p, uint64_t tsc,
 		     const uint64_t *d, size_t n, const char *what)
@@ -169,7 +169,7 @@ START_TEST(passes_the_call)
 	v.seq = 3;
 	synth_set_clock(&s, 0, &v);
 	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "seq stuck odd, tsc");
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	struct pvvals p = kvm_pv;
 
 	v = kvm_clock;
@@ -230,7 +230,7 @@ START_TEST(seq_change_retries)
 	synth_init(&s, _i);
 	synth_set_clock(&s, 0, &v);
 	check_retry(&s, &v, NULL, NULL, synth_field(&s, 0, 1, 0), v.L + 1000, v.L + 2000000, "tsc, seq bumped");
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	struct pvvals p = kvm_pv;
 
 	v = kvm_clock;
@@ -245,7 +245,7 @@ START_TEST(seq_change_retries)
 }
 END_TEST
 
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 /*
  * The clock mode changes at run time (pvclock, then none, then TSC, then pvclock again, each
  * with a new seq as the kernel's writer makes): every call follows the page as it is now. The
@@ -307,7 +307,7 @@ START_TEST(time_namespace)
 	const struct era *e = &eras[_i];
 	struct synth s;
 	struct clockvals v = tsc_clock;
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	struct pvvals p = kvm_pv;
 #endif
 
@@ -323,7 +323,7 @@ START_TEST(time_namespace)
 		synth_check_read(&s, &v, NULL, &offs[k], v.L + 2500000, "timens, tsc");
 		synth_check_read(&s, &v, NULL, &offs[k], v.L + 3000000000ULL, "timens, tsc, carry");
 		synth_check_read(&s, &v, NULL, &offs[k], v.L - 10, "timens, tsc below cycle_last");
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 		v = kvm_clock;
 		v.L = p.sys + 1000;
 		synth_set_pv(&s, &p);
@@ -336,7 +336,7 @@ START_TEST(time_namespace)
 		synth_check_read(&s, &v, NULL, &offs[k], v.L + 2500000, "timens, the other counter mode");
 #endif
 	}
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	/* The real page mid-update forever, with a counter that would give a plausible value: pass. */
 	v.seq = 7;
 	synth_set_clock(&s, e->timens_page, &v);
@@ -398,7 +398,7 @@ START_TEST(random_pages)
 	for (int n = 0; n < 20000; n++) {
 		uint64_t r = m_rand(&seed), c;
 		struct clockvals v = { .seq = (uint32_t)(r & 0xfffe), .sec = m_rand(&seed) >> 34 };
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 		struct pvvals p = { .version = (uint32_t)(r >> 16) & 0xfe, .tsts = m_rand(&seed) >> 2,
 				    .sys = m_rand(&seed) >> (r >> 40) % 4, .mul = (uint32_t)m_rand(&seed),
 				    .shift = (int8_t)((int)((r >> 24) % 7) - 4), .flags = FR_PV_STABLE_BIT };
@@ -411,7 +411,7 @@ START_TEST(random_pages)
 		v.B = (r & 0x20000) ? m_rand(&seed) : (m_rand(&seed) % 1000000000ULL) << v.shift;
 		v.max = m_rand(&seed) >> (r >> 48) % 40;
 		/* TSC first, with the pvclock page faulting; then pvclock. */
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 		const struct pvvals *pp = &p;
 
 		if (n >= 10000) {
@@ -448,7 +448,7 @@ static Suite *fastpath_suite(void)
 	TCase *tc = tcase_create("read");
 
 	tcase_add_loop_test(tc, tsc_deltas, 0, N_ERAS);
-#if FR_ARCH_HAS_VCLOCK
+#if FR_HAS_VCLOCK
 	tcase_add_loop_test(tc, pvclock_kvm, 0, N_ERAS);
 	tcase_add_loop_test(tc, pvclock_other_mult, 0, N_ERAS);
 #endif

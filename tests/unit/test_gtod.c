@@ -72,9 +72,9 @@ START_TEST(era_for_release)
 		{ "99999999999999999999.10", -1 },
 	};
 
-	/* vsyscall_gtod_data is x86's: elsewhere (FR_ARCH_HAS_GTOD 0) no release has a gtod page. */
+	/* vsyscall_gtod_data is x86's: elsewhere (FR_ARCH_GTOD_FIXED_PAGE 0) no release has a gtod page. */
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int want = FR_ARCH_HAS_GTOD ? cases[i].era : -1;
+		int want = FR_ARCH_GTOD_FIXED_PAGE ? cases[i].era : -1;
 
 		ck_assert_msg(fr_gtod_era_for_release(cases[i].release) == want, "\"%s\": %d, want %d",
 			      cases[i].release, fr_gtod_era_for_release(cases[i].release), want);

@@ -15,3 +15,5 @@ target_link_libraries(fastraw_tool_common PRIVATE fastraw_warnings)
 target_compile_definitions(fastraw_tool_common PRIVATE
   FASTRAW_INSTALL_LIBDIR="${CMAKE_INSTALL_FULL_LIBDIR}"
   FASTRAW_BIN_TO_LIB="${fastraw_bin_to_lib}")
+# The CPU the tools' own text is for (common/tool_arch.h), for every target of tools/.
+add_compile_definitions(TOOL_ARCH_${FR_ARCH})

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the tools print per CPU: their own text, chosen by the library's e_machine, and the key of the ordered read's feature. */
+/* What the tools print per CPU: their own text, chosen by the build's TOOL_ARCH_<cpu>, and the key of the ordered read's feature. */
 #ifndef FR_TOOL_ARCH_H
 #define FR_TOOL_ARCH_H
 
@@ -11,14 +11,19 @@
 
 /*
  * Tool text, not the library's (arch/arch.h holds only what the library asks of a CPU):
+ *   TOOL_ARCH_NAME, TOOL_ELF_MACHINE     the architecture as uname and the launcher's messages
+ *                                        name it, and the e_machine of its programs
  *   TOOL_FENCED_LABEL, TOOL_FENCED_WHAT  fastraw-bench's label of the fenced read and the
  *                                        instructions it names
  *   TOOL_SHOW_COUNTER_RATE               0 or 1: fastraw-info prints the rate the CPU states
  *   TOOL_UNORDERED_GOAL                  0 or 1: fastraw-bench has per-vendor goals for the
  *                                        unordered read
- * A port adds its e_machine here; another one stops the build.
+ * The build defines TOOL_ARCH_<cpu> (FR_ARCH, tools/common/common.cmake, for every target of tools/); a port adds its
+ * branch here, and a CPU without one stops the build.
  */
-#if FR_ARCH_ELF_MACHINE == EM_X86_64
+#if defined(TOOL_ARCH_x86_64)
+#define TOOL_ARCH_NAME "x86_64"
+#define TOOL_ELF_MACHINE EM_X86_64
 /*
  * Kept as x86-64's output always was: no rate line in fastraw-info (the pvclock and mult/shift
  * lines show the TSC's rate); fastraw-bench's per-vendor goals for the unordered read.
@@ -27,7 +32,9 @@
 #define TOOL_FENCED_WHAT "lfence;rdtsc"
 #define TOOL_SHOW_COUNTER_RATE 0
 #define TOOL_UNORDERED_GOAL 1
-#elif FR_ARCH_ELF_MACHINE == EM_AARCH64
+#elif defined(TOOL_ARCH_aarch64)
+#define TOOL_ARCH_NAME "aarch64"
+#define TOOL_ELF_MACHINE EM_AARCH64
 /*
  * The fenced read's name already names both instructions; fastraw-info prints the rate the CPU
  * states (CNTFRQ_EL0, the one fact of its frequency); fastraw-bench has no measured goal for the

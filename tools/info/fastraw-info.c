@@ -28,8 +28,9 @@ static void usage(FILE *f)
 		"checks clock_gettime(CLOCK_MONOTONIC_RAW) against the system call.\n"
 		"  -j, --json       one JSON object instead of \"key: value\" lines\n"
 		"  -n, --samples N  agreement samples, 0 to skip (default %ld)\n"
-		"  -r, --release R  decide as if the kernel release were R (a test seam: which layout the\n"
-		"                   page and the vDSO prove; a preloaded library is not affected)\n"
+		"  -r, --release R  decide as if the kernel release were R (the library's own decision,\n"
+		"                   through its internal entry for tools: which layout the page and the\n"
+		"                   vDSO prove; a preloaded library is not affected)\n"
 		"  -h, --help       this text\n"
 		"Exit status: 0 report printed, 1 it could not be, 2 bad usage.\n",
 		DEFAULT_SAMPLES);

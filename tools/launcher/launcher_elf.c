@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch/arch.h"
+#include "common/tool_arch.h"
 
 /* More program headers than any linker writes; PN_XNUM (0xffff) files land beyond it too. */
 #define LAUNCHER_MAX_PHDRS 1024
@@ -62,7 +62,7 @@ int launcher_elf_read(int fd, struct launcher_elf *out)
 	if ((size_t)n < offsetof(Elf64_Ehdr, e_version))
 		return -EINVAL;
 	out->type = eh.e_type;
-	out->is_native = eh.e_machine == FR_ARCH_ELF_MACHINE;
+	out->is_native = eh.e_machine == TOOL_ELF_MACHINE;
 	out->elf_class = eh.e_ident[EI_CLASS];
 	out->is_64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	if (!out->is_64)

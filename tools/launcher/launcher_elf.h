@@ -6,7 +6,7 @@
 struct launcher_elf {
 	int elf_class; /* e_ident[EI_CLASS] as found: ELFCLASS32, ELFCLASS64, or an invalid value */
 	int is_64;     /* ELFCLASS64 */
-	int is_native; /* e_machine is this build's architecture (FR_ARCH_ELF_MACHINE) */
+	int is_native; /* e_machine is this build's architecture (TOOL_ELF_MACHINE) */
 	int type;      /* e_type: ET_EXEC, ET_DYN, ... */
 	int has_interp; /* a PT_INTERP program header: the kernel starts the dynamic loader */
 };

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arch/arch.h"
+#include "common/tool_arch.h"
 #include "common/tool_libpath.h"
 #include "launcher/launcher_elf.h"
 #include "launcher/launcher_file.h"
@@ -57,7 +57,7 @@ static const char *unusable(const char *path, char *out)
 	if (err)
 		return strerror(-err);
 	if (!e.is_64 || !e.is_native || e.type != ET_DYN)
-		return "not an " FR_ARCH_NAME " shared library";
+		return "not an " TOOL_ARCH_NAME " shared library";
 	if (strpbrk(out, ": "))
 		return "its path holds ':' or ' ', which separate LD_PRELOAD entries";
 	return NULL;

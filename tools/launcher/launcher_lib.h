@@ -9,7 +9,7 @@
  * Finds the library: explicit when not NULL (and then nothing else), else the first usable
  * file of tool_lib_places() (common/tool_libpath.h: the installed libdir, ../lib beside the
  * launcher, the launcher's own folder). Usable: a 64-bit shared object of this architecture
- * (FR_ARCH_ELF_MACHINE), a regular file (a FIFO is never opened), whose real path has no ':'
+ * (TOOL_ELF_MACHINE), a regular file (a FIFO is never opened), whose real path has no ':'
  * or ' ' (LD_PRELOAD separators).
  * Returns 0 with the real path in out, or -1 with every place tried and why in why.
  */

@@ -12,7 +12,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "arch/arch.h"
+#include "common/tool_arch.h"
 #include "launcher/launcher_elf.h"
 #include "launcher/launcher_file.h"
 
@@ -124,7 +124,7 @@ static int check_elf(const char *path, const struct launcher_elf *e, const struc
 		     char *why, size_t whylen)
 {
 	if (e->elf_class == ELFCLASS32)
-		return refuse(why, whylen, "a 32-bit program: libfastraw.so is " FR_ARCH_NAME " only");
+		return refuse(why, whylen, "a 32-bit program: libfastraw.so is " TOOL_ARCH_NAME " only");
 	if (!e->is_64) {
 		snprintf(why, whylen,
 			 "an ELF file with an invalid class (EI_CLASS %d, neither 32- nor 64-bit): no loader runs it",
@@ -132,7 +132,7 @@ static int check_elf(const char *path, const struct launcher_elf *e, const struc
 		return LAUNCHER_EXIT_CANNOT_RUN;
 	}
 	if (!e->is_native)
-		return refuse(why, whylen, "not an " FR_ARCH_NAME " program: libfastraw.so is " FR_ARCH_NAME " only");
+		return refuse(why, whylen, "not an " TOOL_ARCH_NAME " program: libfastraw.so is " TOOL_ARCH_NAME " only");
 	if (e->type != ET_EXEC && e->type != ET_DYN)
 		return refuse(why, whylen, "not an executable ELF file");
 	/* Static and static-pie programs alike have no PT_INTERP: no loader runs to read LD_PRELOAD. */

@@ -18,7 +18,7 @@
 int launcher_resolve(const char *prog, char *out, size_t outlen, char *why, size_t whylen);
 
 /*
- * Accepts a dynamically linked ELF program of this architecture (FR_ARCH_ELF_MACHINE) that is
+ * Accepts a dynamically linked ELF program of this architecture (TOOL_ELF_MACHINE) that is
  * not set-user-ID, set-group-ID or file-capable, and a #! script whose interpreter (followed
  * up to 4 levels) is accepted. Only regular files are opened: a FIFO or a device is refused
  * unopened (launcher/launcher_file.h).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* AArch64's ABI facts generic code needs: the vDSO's names and clock modes, how IFUNC resolvers are called, the ELF machine, the read barrier. */
+/* AArch64's ABI facts generic code needs: the vDSO's names and clock modes, how IFUNC resolvers are called, the read barrier. */
 #ifndef FR_AARCH64_ABI_H
 #define FR_AARCH64_ABI_H
 
@@ -17,32 +17,20 @@
 #define FR_ARCH_VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
 #define FR_ARCH_VDSO_VERSION "LINUX_2.6.39"
 
-/* The architecture as uname and the launcher's messages name it, and its ELF e_machine. */
-#define FR_ARCH_NAME "aarch64"
-#define FR_ARCH_ELF_MACHINE EM_AARCH64
-
 /*
- * The vDSO data page's clock_mode values that mean "read the counter" (the kernel's
- * VDSO_CLOCKMODE_ARCHTIMER and VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT, arch/arm64/include/asm/
- * vdso/clocksource.h, 5.7+; NOCOMPAT only tells 32-bit tasks to take the system call, a
- * 64-bit task reads the counter in both; 5.3-5.6 numbered the field otherwise, 0 for the
- * counter). arm64 has no paravirtual clock modes: the two pvclock/hvclock numbers are ones no
- * clock_mode ever holds.
+ * The vDSO data page's clock_mode values (the kernel's VDSO_CLOCKMODE_ARCHTIMER and
+ * VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT, arch/arm64/include/asm/vdso/clocksource.h, 5.7+; NOCOMPAT
+ * only tells 32-bit tasks to take the system call, a 64-bit task reads the counter in both;
+ * 5.3-5.6 numbered the field otherwise, 0 for the counter). arm64 has no paravirtual clock
+ * modes, and no vclock pages below the data page.
  */
-#define FR_ARCH_MODE_COUNTER 1
-#define FR_ARCH_MODE_COUNTER_ALT 2
-#define FR_ARCH_MODE_PVCLOCK (-1)
-#define FR_ARCH_MODE_HVCLOCK (-1)
-#define FR_ARCH_MODE_LAST 2
-#define FR_ARCH_MODE_NAMES [1] = "archtimer", [2] = "archtimer_nocompat"
+#define FR_ARCH_CLOCK_MODES(X, a) X(a, COUNTER, 1, "archtimer") X(a, COUNTER_ALT, 2, "archtimer_nocompat")
 /*
  * arm64's vDSO reads the counter in every clock mode but none (its __arch_get_hw_counter and
  * lib/vdso's vdso_clocksource_ok test VDSO_CLOCKMODE_NONE only): one test, as the kernel's.
- * Start-up still refuses a page whose mode is above FR_ARCH_MODE_LAST (kdata/kdata.c).
+ * Start-up still refuses a page whose mode is above the last listed (kdata/kdata.c).
  */
 #define FR_ARCH_MODE_ANY_COUNTER 1
-/* No vclock pages below the data page (x86's pvclock and Hyper-V pages have no arm64 kin). */
-#define FR_ARCH_HAS_VCLOCK 0
 /*
  * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
  * rule in every era, no max_cycles before the fields (field shift 0). FR_ARCH_READERS: one reader
@@ -53,9 +41,6 @@
 	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
 	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
-/* arm64 never had the pre-generic x86 vsyscall_gtod_data layout, nor its fixed-address page. */
-#define FR_ARCH_HAS_GTOD 0
-#define FR_ARCH_GTOD_FIXED_PAGE 0ULL
 
 /*
  * Every clock but RAW in interpose.c: out of line, since inline the compiler keeps clk and ts in

@@ -15,8 +15,6 @@
 /* FEAT_ECV (ID_AA64MMFR0_EL1.ECV >= 1), which the kernel reports as HWCAP2_ECV */
 #define FR_ARCH_ORDERED_FEATURE "ECV"
 #define FR_ARCH_COUNTER_WORD "cntvct"
-/* What FASTRAW_TSC's warning lists besides these names, "ordered" and "unordered": x86's names, which it takes too (proc/env.c). */
-#define FR_ARCH_TSC_MORE_NAMES ", rdtscp, lfence, rdtsc"
 
 /*
  * Calibrated mode's eligibility words. The kernel's clocksource of the architected timer is

@@ -78,7 +78,7 @@ const struct fr_era fr_eras[] = {
 	},
 };
 
-/* Why a release before the first row gets no layout (fr_eras_old_why, printed by FASTRAW_DEBUG). */
-#define FR_ARCH_ERAS_OLD_WHY "arm64 kernel before 5.10: its data-page layout is not one this build knows"
+/* Why a release before the first row gets no layout (printed by FASTRAW_DEBUG). */
+const char fr_eras_old_why[] = "arm64 kernel before 5.10: its data-page layout is not one this build knows";
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* x86-64's ABI facts generic code needs: the vDSO's names, how IFUNC resolvers are called, the ELF machine, the read barrier. */
+/* x86-64's ABI facts generic code needs: the vDSO's names, how IFUNC resolvers are called, the read barrier. */
 #ifndef FR_X86_64_ABI_H
 #define FR_X86_64_ABI_H
 
@@ -14,25 +14,13 @@
 #define FR_ARCH_VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
 #define FR_ARCH_VDSO_VERSION "LINUX_2.6"
 
-/* The architecture as uname and the launcher's messages name it, and its ELF e_machine. */
-#define FR_ARCH_NAME "x86_64"
-#define FR_ARCH_ELF_MACHINE EM_X86_64
-
 /*
- * The data page's clock_mode numbers (arch/x86/include/asm/vdso/clocksource.h, 4.11+ values):
- * the one whose value is the counter itself (TSC), a second such number (x86 has none: the
- * same), the two paravirtual clocks read from their own pages, the highest known, and the
- * names FASTRAW_DEBUG and the tools print, indexed by mode.
+ * The data page's clock_mode values (arch/x86/include/asm/vdso/clocksource.h, 4.11+ values): the
+ * counter itself (TSC), then the two paravirtual clocks read from their own pages, with the
+ * names FASTRAW_DEBUG and the tools print. x86's vDSO dispatches on the mode: only TSC's value
+ * reads the counter (FR_ARCH_MODE_ANY_COUNTER's default).
  */
-#define FR_ARCH_MODE_COUNTER 1
-#define FR_ARCH_MODE_COUNTER_ALT 1
-#define FR_ARCH_HAS_VCLOCK 1
-#define FR_ARCH_MODE_PVCLOCK 2
-#define FR_ARCH_MODE_HVCLOCK 3
-#define FR_ARCH_MODE_LAST 3
-#define FR_ARCH_MODE_NAMES [1] = "tsc", [2] = "pvclock", [3] = "hvclock"
-/* Only FR_ARCH_MODE_COUNTER reads the counter: x86's vDSO dispatches on the mode. */
-#define FR_ARCH_MODE_ANY_COUNTER 0
+#define FR_ARCH_CLOCK_MODES(X, a) X(a, COUNTER, 1, "tsc") X(a, PVCLOCK, 2, "pvclock") X(a, HVCLOCK, 3, "hvclock")
 
 /*
  * The vDSO's delta rules: x86 has its own (no clocksource mask: every vDSO clocksource of x86
@@ -77,10 +65,9 @@ static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
-#define FR_ARCH_HAS_GTOD 1
 /*
- * 3.10's gtod page (RHEL 7's): VVAR_ADDRESS, a fixmap page at -10 MiB - 4 KiB, above every user
+ * Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. 3.10's
+ * gtod page (RHEL 7's) is VVAR_ADDRESS, a fixmap page at -10 MiB - 4 KiB, above every user
  * mapping, which its vDSO addresses with absolute operands (fr_arch_abs_refs). Later kernels map
  * the page as [vvar] instead.
  */

@@ -158,7 +158,7 @@ const struct fr_era fr_eras[] = {
 	},
 };
 
-/* Why a release before the first row gets no layout (fr_eras_old_why, printed by FASTRAW_DEBUG). */
-#define FR_ARCH_ERAS_OLD_WHY "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data"
+/* Why a release before the first row gets no layout (printed by FASTRAW_DEBUG). */
+const char fr_eras_old_why[] = "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data";
 
 #endif
