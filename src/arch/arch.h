@@ -129,7 +129,8 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             CMakeLists.txt
  *
  * Generic code includes this header, the interposers also arch/stubs.h, kdata/eras.c
- * arch/eras.h, the tests arch/insn.h. This list is the one authoritative list of what a port
+ * arch/eras.h, the tests arch/insn.h; the probe with libc's symbols, fr_cpu_probe, is
+ * start-up's (startup/decide.h). This list is the one authoritative list of what a port
  * provides; src/arch/README.md and docs/design.md point here. What only the tools print of a
  * CPU is theirs (tools/common/tool_arch.h).
  */

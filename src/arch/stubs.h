@@ -10,7 +10,15 @@
  * This header is read by the stubs' assembler too: only macros outside the guard.
  */
 
-/* What the syscall stub reads in fr_syscall_raw_mode for FASTRAW_SYSCALL. */
+/*
+ * Where the syscall stub finds its words in the hot record, fr_hot (base/hot.h, which checks each
+ * offset against the struct): the mode, the clocks it serves, the next syscall() in the chain.
+ */
+#define FR_HOT_SYSCALL_RAW_MODE 0
+#define FR_HOT_SYSCALL_CLOCKS 4
+#define FR_HOT_SYSCALL_NEXT 8
+
+/* What the syscall stub reads in fr_hot.syscall_raw_mode for FASTRAW_SYSCALL. */
 #define FR_RAW_MODE_UNKNOWN 0
 #define FR_RAW_MODE_OFF 1
 #define FR_RAW_MODE_ON 2
@@ -41,24 +49,19 @@ struct fr_route fr_dlvsym_route(void *handle, const char *name, const char *vers
 
 /*
  * The syscall stub serves CLOCK_MONOTONIC_RAW itself (fr_syscall_raw) only when
- * fr_syscall_raw_mode is FR_RAW_MODE_ON and the timespec lies inside a stack page this thread
+ * fr_hot.syscall_raw_mode is FR_RAW_MODE_ON and the timespec lies inside a stack page this thread
  * has just written, above the caller's frame, so that storing it cannot fault where the kernel
  * would answer EFAULT (interpose/interpose_syscall.c says why). Each architecture's stub
  * checks it against its own write: on x86-64 the call instruction's push of the return
  * address, with the timespec above it in its page. While the mode is FR_RAW_MODE_UNKNOWN it asks
- * fr_syscall_mode_read (0: not yet readable). A clock of fr_syscall_clocks takes the same
- * check and goes to fr_syscall_served. Every other call jumps to
- * fr_syscall_next_cache, filled by fr_syscall_next, else to fr_syscall_none.
- */
-extern int fr_syscall_raw_mode;
-extern void *fr_syscall_next_cache;
-
-/*
+ * fr_syscall_mode_read (0: not yet readable). A clock of fr_hot.syscall_clocks takes the same
+ * check and goes to fr_syscall_served. Every other call jumps to fr_hot.syscall_next, filled by
+ * fr_syscall_next, else to fr_syscall_none.
+ *
  * The other clocks the stub serves the same way, by fr_syscall_served: bits of clock ids, 0
  * (none) until initialisation, when FASTRAW_SYSCALL=1, sets the clocks FASTRAW_CLOCKS serves
  * (startup/runtime.c). A plain 0 before relocation too: the stub may read it any time.
  */
-extern unsigned fr_syscall_clocks;
 long fr_syscall_served(long nr, long clk, struct timespec *p);
 void *fr_syscall_next(void);
 int fr_syscall_mode_read(void);

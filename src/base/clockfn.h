@@ -29,6 +29,13 @@ _Static_assert(sizeof(fr_real_fn) == sizeof(fr_clock_fn), "fr_real_fn is one poi
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
 
+/*
+ * A served clock's reading: FR_OK with *ts exactly as the era's vDSO computes it, or FR_PASS
+ * where the vDSO would make its system call or the seqcount never settles: the caller passes
+ * the call on.
+ */
+typedef int (*fr_clock_read_fn)(clockid_t clk, struct timespec *ts);
+
 #pragma GCC visibility pop
 
 #endif

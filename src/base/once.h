@@ -3,6 +3,11 @@
 #ifndef FR_ONCE_H
 #define FR_ONCE_H
 
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/clockfn.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
@@ -79,6 +84,71 @@ static inline int fr_keep_claim(int *state)
 static inline void fr_keep_done(int *state, int ok)
 {
 	__atomic_store_n(state, ok ? FR_KEEP_READY : FR_KEEP_NONE, __ATOMIC_RELEASE);
+}
+
+/*
+ * Every word the library computes once, or claims, outside the hot path's record (base/hot.h):
+ * one table, indexed by what each word holds, grouped by the file that owns it (only that file
+ * touches its words). Each starts 0, which needs no relocation. A word is a slot (p, with
+ * fr_once_get/fr_once_put), the state of a kept record (i, with fr_keep_*), or a claimed word
+ * (FR_CLAIM on whichever member fits). Records larger than a word stay with their owners.
+ */
+enum fr_word_id {
+	/* elf/dynsym.c: dl_iterate_phdr, program_invocation_name, getauxval */
+	FR_W_ITERATE, FR_W_INVOCATION_NAME, FR_W_GETAUXVAL,
+	/* elf/early.c: the initial stack's auxv, _r_debug, __libc_stack_end */
+	FR_W_STACK_AUXV, FR_W_RDEBUG, FR_W_STACK_END,
+	/* elf/nextsym.c: our own load bias */
+	FR_W_SELF_BIAS,
+	/* elf/vdso_elf.c: the vDSO's extent, a kept record of two words */
+	FR_W_RANGE_STATE, FR_W_RANGE_LO, FR_W_RANGE_HI,
+	/* passthru/copies.c: the first copy's tables' slot, its clock_gettime, our pass-through's */
+	FR_W_FIRST_SLOT, FR_W_FIRST_CLOCK, FR_W_COPY_PASS,
+	/* passthru/depth.c: the count before relocation, the loop said once */
+	FR_W_EARLY_DEPTH, FR_W_DEPTH_REPORTED,
+	/* passthru/passthru.c: the later interposer, the next clock_gettime, the counted target */
+	FR_W_GUARDED, FR_W_PASS_NEXT, FR_W_COUNTED,
+	/* proc/memid.c: the marked page, its owner */
+	FR_W_MEMID_PAGE, FR_W_MEMID_OWNER,
+	/* report/errfd.c: noted, a file noted, its device and inode */
+	FR_W_ERR_NOTED, FR_W_ERR_OPEN, FR_W_ERR_DEV, FR_W_ERR_INO,
+	/* report/log.c: the program's name */
+	FR_W_PROGRAM_OF,
+	/* interpose/interpose_dl.c: the next dlsym, dlvsym, getauxval */
+	FR_W_NEXT_DLSYM, FR_W_NEXT_DLVSYM, FR_W_NEXT_GETAUXVAL,
+	/* interpose/shadow.c: the shadow image's state */
+	FR_W_SHADOW_STATE,
+	/* startup/claim.c: the holder, its process, quiet claims */
+	FR_W_HOLDER, FR_W_HOLDER_PID, FR_W_QUIET,
+	/* startup/locate.c: the probe's record kept, its four words */
+	FR_W_PROBED_STATE, FR_W_PROBED_VDSO, FR_W_PROBED_LAY, FR_W_PROBED_PAGES, FR_W_PROBED_VCLOCK,
+	/* startup/runtime.c: the configuration kept, the published decisions */
+	FR_W_ENV_STATE, FR_W_STATE,
+	/* startup/start.c: uname's answer kept */
+	FR_W_UTS_STATE,
+	FR_WORDS
+};
+
+/* One word of the table: the member its owner uses (aligned, so atomics act on a pointer-sized member whole). */
+union fr_word {
+	void *p;
+	const void *cp;
+	int i;
+	unsigned u;
+	uintptr_t w;
+	uint64_t u64;
+	pid_t pid;
+	fr_clock_fn clock;
+	const char *(*name_fn)(void);
+};
+
+/* The word id of the table (base/once.c); usable before relocation and in signal handlers. */
+union fr_word *fr_word(enum fr_word_id id);
+
+/* The word id as a slot, for fr_once_get and fr_once_put. */
+static inline void **fr_slot(enum fr_word_id id)
+{
+	return &fr_word(id)->p;
 }
 
 #pragma GCC visibility pop

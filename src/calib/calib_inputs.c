@@ -16,16 +16,17 @@ const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_g
 	 * tools, single-threaded. The first CPU's block of cpuinfo fits in 4 KiB (the rest is not
 	 * needed); x86's command line is at most 2 KiB.
 	 */
-	static char avail[256] FR_LATE_STATIC(cal_avail), cpuinfo[4096] FR_LATE_STATIC(cal_cpuinfo),
-		cmdline[2048] FR_LATE_STATIC(cal_cmdline);
+	static struct {
+		char avail[256], cpuinfo[4096], cmdline[2048];
+	} in FR_LATE_STATIC(cal_inputs);
 	int a, c, l, kernel_counter = g ? g->tsc : -1;
 
 	/* kernel_counter: the kernel's own verdict, its vDSO reads the TSC only while its clocksource is the TSC. */
-	a = fr_file_read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
-		       sizeof(avail));
-	c = fr_file_read_small("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo));
-	l = fr_file_read_small("/proc/cmdline", cmdline, sizeof(cmdline));
-	return fr_cal_seed_eligible(cpu, kernel_counter, a ? NULL : avail, c ? NULL : cpuinfo, l ? NULL : cmdline);
+	a = fr_file_read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", in.avail,
+		       sizeof(in.avail));
+	c = fr_file_read_small("/proc/cpuinfo", in.cpuinfo, sizeof(in.cpuinfo));
+	l = fr_file_read_small("/proc/cmdline", in.cmdline, sizeof(in.cmdline));
+	return fr_cal_seed_eligible(cpu, kernel_counter, a ? NULL : in.avail, c ? NULL : in.cpuinfo, l ? NULL : in.cmdline);
 }
 
 /* What the debug line says of a gtod seed: its source and the layout the page was read with. */

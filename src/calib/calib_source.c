@@ -12,6 +12,7 @@
 #include "base/sys.h"
 #include "exact/fastpath.h"
 #include "proc/memid.h"
+#include "base/owner.h"
 #include "report/stats.h"
 
 #define CAL_TRIES 128
@@ -26,12 +27,12 @@
  * with the old line precedes the switch point in the ordered and fenced modes), writes, makes
  * seq even.
  */
-static struct {
+struct cal_line {
 	uint32_t seq;
 	uint32_t serving;
 	struct fr_cal_published pub;
 	int64_t sec0; /* the second the line was in when published: splitting needs no division */
-} line __attribute__((aligned(64)));
+} __attribute__((aligned(64)));
 
 #define NSEC 1000000000LL
 
@@ -50,16 +51,21 @@ static struct {
  */
 #define REFRESH_SANDWICHES 2
 
-/* Counter value after which a reader takes a sandwich; read outside the seqcount (a hint). */
-static uint64_t next_refresh;
-
-/* Only the holder of `updater` touches these. */
-static struct fr_cal_est est;
-static struct fr_cal_params params;
-static uint64_t seed;
-/* The process whose thread may change est and the line; 0 when free (see claim). Its holder holds
-   its signals (calib_hold.h): no handler runs, so none can jump out, while the right is taken. */
-static pid_t updater;
+/*
+ * Calibrated mode's state, one record: the published line, and what only the updater touches.
+ * Apart from base/once.h's table: the readers load the line and next_refresh by one load each.
+ */
+static struct {
+	struct cal_line line;  /* what every reader reads (above) */
+	uint64_t next_refresh; /* counter value after which a reader takes a sandwich; read outside the seqcount (a hint) */
+	/* Only the holder of `updater` touches est, params and seed. */
+	struct fr_cal_est est;
+	struct fr_cal_params params;
+	uint64_t seed;
+	/* The process whose thread may change est and the line; 0 when free (see claim). Its holder holds
+	   its signals (calib_hold.h): no handler runs, so none can jump out, while the right is taken. */
+	pid_t updater;
+} cal;
 
 /* claim's answer to a process that shares this memory with its owner (vfork, CLONE_VM). */
 #define NOT_OWNER (-1)
@@ -76,9 +82,9 @@ static inline __attribute__((always_inline)) void load_line(struct fr_cal_line *
 
 static inline __attribute__((always_inline)) void load_pub(struct fr_cal_published *p)
 {
-	load_line(&p->slew, &line.pub.slew);
-	p->tsc_end = LD(line.pub.tsc_end);
-	load_line(&p->after, &line.pub.after);
+	load_line(&p->slew, &cal.line.pub.slew);
+	p->tsc_end = LD(cal.line.pub.tsc_end);
+	load_line(&p->after, &cal.line.pub.after);
 }
 
 static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
@@ -93,10 +99,18 @@ static void store_line(struct fr_cal_line *to, const struct fr_cal_line *from)
  * signals held until release), 0 held by another thread, NOT_OWNER. Only the process that owns
  * this memory ever writes it: a vfork or CLONE_VM child has a pid of its own in its parent's
  * memory, and taking over from a parent thread in the middle of an update, or leaving the right
- * held when it exits, would wreck the parent's line. So a holder that belongs to another process is a thread of the parent that
- * was inside an update when this process was forked: it does not exist in this copy, so the
- * right is taken over and what it may have left half written is reset.
+ * held when it exits, would wreck the parent's line. So a holder that belongs to another process
+ * is a thread of the parent that was inside an update when this process was forked: it does not
+ * exist in this copy, so the right is taken over (base/owner.h) and what it may have left half
+ * written is reset.
  */
+static int parent_gone(pid_t self, pid_t holder)
+{
+	(void)self;
+	(void)holder;
+	return 1;
+}
+
 static int claim(struct fr_held *h)
 {
 	pid_t self = fr_sys_getpid();
@@ -104,31 +118,27 @@ static int claim(struct fr_held *h)
 	if (!fr_memid_own(self))
 		return NOT_OWNER;
 	fr_hold_signals(h);
-	for (;;) {
-		/* Expect a free right afresh each time: a racer may have taken over meanwhile. */
-		pid_t seen = 0;
-
-		if (FR_CLAIM_SEEN(&updater, &seen, self))
-			return 1;
-		if (seen == self) {
-			fr_unhold_signals(h);
-			return 0;
+	switch (fr_pid_take(&cal.updater, self, parent_gone)) {
+	case FR_PID_TOOK:
+		return 1;
+	case FR_PID_TOOK_OVER:
+		fr_cal_est_init(&cal.est, &cal.params, cal.seed);
+		if (LD(cal.line.seq) & 1) {
+			/* A publication torn by the fork: back to warm-up, the kernel's values. */
+			ST(cal.line.serving, 0);
+			__atomic_store_n(&cal.line.seq, LD(cal.line.seq) + 1, __ATOMIC_RELEASE);
 		}
-		if (FR_CLAIM_SEEN(&updater, &seen, self)) {
-			fr_cal_est_init(&est, &params, seed);
-			if (LD(line.seq) & 1) {
-				/* A publication torn by the fork: back to warm-up, the kernel's values. */
-				ST(line.serving, 0);
-				__atomic_store_n(&line.seq, LD(line.seq) + 1, __ATOMIC_RELEASE);
-			}
-			return 1;
-		}
+		return 1;
+	default:
+		/* Held by another thread of this process. */
+		fr_unhold_signals(h);
+		return 0;
 	}
 }
 
 static void release(const struct fr_held *h)
 {
-	__atomic_store_n(&updater, 0, __ATOMIC_RELEASE);
+	fr_pid_set(&cal.updater, 0);
 	fr_unhold_signals(h);
 }
 
@@ -137,12 +147,12 @@ static void publish(void)
 {
 	struct fr_cal_line target;
 	struct fr_cal_published cur, next;
-	uint32_t seq = LD(line.seq);
-	int serving = (int)LD(line.serving);
+	uint32_t seq = LD(cal.line.seq);
+	int serving = (int)LD(cal.line.serving);
 	uint64_t now;
 
-	fr_cal_est_target(&est, &target);
-	__atomic_store_n(&line.seq, seq + 1, __ATOMIC_RELAXED);
+	fr_cal_est_target(&cal.est, &target);
+	__atomic_store_n(&cal.line.seq, seq + 1, __ATOMIC_RELAXED);
 	/* The odd seq must be visible before the switch point is read (a store, then a counter read). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	now = fr_arch_counter_fenced();
@@ -154,10 +164,10 @@ static void publish(void)
 		if (e > STEP_NS) {
 			/* Far behind (a suspend, a migration, a frequency step): a step forward is
 			   never a step back, and slewing it out would take minutes. */
-			fr_cal_slew(NULL, &target, now, params.max_slew_ppm, &next);
+			fr_cal_slew(NULL, &target, now, cal.params.max_slew_ppm, &next);
 		} else {
 			/* Far ahead: slow down hard (the slope stays positive) rather than for minutes. */
-			fr_cal_slew(&cur, &target, now, e < -STEP_NS ? FAST_SLEW_PPM : params.max_slew_ppm, &next);
+			fr_cal_slew(&cur, &target, now, e < -STEP_NS ? FAST_SLEW_PPM : cal.params.max_slew_ppm, &next);
 		}
 	} else {
 		/*
@@ -165,17 +175,17 @@ static void publish(void)
 		 * now. Starting the line above the estimate by its predicted error keeps the line from
 		 * starting below them; the next publications slew the bias away.
 		 */
-		int64_t err = fr_cal_est_error_ns(&est);
+		int64_t err = fr_cal_est_error_ns(&cal.est);
 
 		target.ns0 += err > 0 ? err : 0;
-		fr_cal_slew(NULL, &target, now, params.max_slew_ppm, &next);
+		fr_cal_slew(NULL, &target, now, cal.params.max_slew_ppm, &next);
 	}
-	store_line(&line.pub.slew, &next.slew);
-	ST(line.pub.tsc_end, next.tsc_end);
-	store_line(&line.pub.after, &next.after);
-	ST(line.sec0, fr_cal_at(&next, now) / NSEC);
-	ST(line.serving, 1);
-	__atomic_store_n(&line.seq, seq + 2, __ATOMIC_RELEASE);
+	store_line(&cal.line.pub.slew, &next.slew);
+	ST(cal.line.pub.tsc_end, next.tsc_end);
+	store_line(&cal.line.pub.after, &next.after);
+	ST(cal.line.sec0, fr_cal_at(&next, now) / NSEC);
+	ST(cal.line.serving, 1);
+	__atomic_store_n(&cal.line.seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 /* The kernel's RAW clock between two fenced counter reads. */
@@ -212,24 +222,24 @@ static int stale_second(uint64_t tsc)
 	struct fr_cal_published p;
 
 	load_pub(&p);
-	return fr_cal_at(&p, tsc) - LD(line.sec0) * NSEC >= NSEC;
+	return fr_cal_at(&p, tsc) - LD(cal.line.sec0) * NSEC >= NSEC;
 }
 
 /* Gives a sandwich to the estimate; the caller holds the right. */
 static void feed(const struct fr_cal_point *pt)
 {
-	uint64_t gap = fr_cal_est_refresh_ticks(&est) / 4;
+	uint64_t gap = fr_cal_est_refresh_ticks(&cal.est) / 4;
 
 	/*
 	 * Once readers use the line, every new target is published, ready or not: after a
 	 * frequency step the fresh rate is far better than the old line carried on.
 	 */
-	if (fr_cal_est_add(&est, pt) && (fr_cal_est_ready(&est) || LD(line.serving)))
+	if (fr_cal_est_add(&cal.est, pt) && (fr_cal_est_ready(&cal.est) || LD(cal.line.serving)))
 		publish();
-	else if (LD(line.serving) && fr_cal_est_error_ns(&est) >= 0 && stale_second(pt->tsc_after))
+	else if (LD(cal.line.serving) && fr_cal_est_error_ns(&cal.est) >= 0 && stale_second(pt->tsc_after))
 		publish(); /* the same target, a new sec0 */
 	/* A few sandwiches per refresh period, so that each window has a tight one to keep. */
-	ST(next_refresh, pt->tsc_after + (gap ? gap : 1));
+	ST(cal.next_refresh, pt->tsc_after + (gap ? gap : 1));
 }
 
 /* A call during warm-up: the kernel's value, and its sandwich for the estimate. */
@@ -259,7 +269,7 @@ static __attribute__((noinline)) int refresh(void)
 
 	if (c <= 0)
 		return c;
-	if (LD(next_refresh) > fr_arch_counter_fenced()) {
+	if (LD(cal.next_refresh) > fr_arch_counter_fenced()) {
 		/* Another thread took it meanwhile. */
 		release(&h);
 		return 0;
@@ -287,10 +297,10 @@ static __attribute__((noinline)) int64_t borrowed(const struct fr_cal_published 
 
 	if (k == FAILED)
 		return FAILED;
-	if (__atomic_load_n(&line.seq, __ATOMIC_ACQUIRE) != seq)
+	if (__atomic_load_n(&cal.line.seq, __ATOMIC_ACQUIRE) != seq)
 		return MOVED;
 	l = fr_cal_at(p, pt.tsc_after);
-	return l < k ? k : l - k > params.bound_ns ? k + params.bound_ns : l;
+	return l < k ? k : l - k > cal.params.bound_ns ? k + cal.params.bound_ns : l;
 }
 
 /* v, or fail where v is FAILED: only the slow paths' answers need it. */
@@ -307,7 +317,7 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 {
 	*sec0 = -1;
 	for (int i = 0; i < CAL_TRIES; i++) {
-		uint32_t seq = __atomic_load_n(&line.seq, __ATOMIC_ACQUIRE), serving;
+		uint32_t seq = __atomic_load_n(&cal.line.seq, __ATOMIC_ACQUIRE), serving;
 		struct fr_cal_published p;
 		uint64_t tsc;
 		int64_t s0;
@@ -320,15 +330,15 @@ static inline __attribute__((always_inline)) int64_t cal_ns(fr_counter_fn counte
 			fr_arch_pause();
 			continue;
 		}
-		serving = LD(line.serving);
+		serving = LD(cal.line.serving);
 		load_pub(&p);
-		s0 = LD(line.sec0);
+		s0 = LD(cal.line.sec0);
 		tsc = counter();
-		if (FR_UNLIKELY(fr_seq_retry(&line.seq, seq)))
+		if (FR_UNLIKELY(fr_seq_retry(&cal.line.seq, seq)))
 			continue;
 		if (FR_UNLIKELY(!serving))
 			return failed_as(warm(), fail);
-		if (FR_UNLIKELY(tsc >= LD(next_refresh))) {
+		if (FR_UNLIKELY(tsc >= LD(cal.next_refresh))) {
 			int r = refresh();
 
 			if (r > 0)
@@ -406,8 +416,8 @@ fr_now_fn fr_cal_now_for(enum fr_counter_mode mode)
 void fr_cal_setup(uint64_t seed_mult)
 {
 	fr_memid_setup();
-	fr_cal_defaults(&params);
-	seed = seed_mult;
-	fr_cal_est_init(&est, &params, seed);
-	ST(next_refresh, 0);
+	fr_cal_defaults(&cal.params);
+	cal.seed = seed_mult;
+	fr_cal_est_init(&cal.est, &cal.params, cal.seed);
+	ST(cal.next_refresh, 0);
 }

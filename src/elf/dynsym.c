@@ -39,35 +39,36 @@ static int find_libc(struct fr_elfsyms *out)
  * What the first walk found, kept: libc is never unloaded, and the walk reads the name of every
  * entry ahead of libc's, the vDSO's among them, which glibc points into the vDSO's own string
  * table, so a walk after the program unmapped the vDSO would fault. Only the thread that claims
- * the record writes it; a racer, or a handler interrupting the claimer, walks on its own.
+ * the record writes it; a racer, or a handler interrupting the claimer, walks on its own. A record
+ * of its own: a symbol table is more than a word of base/once.h's table.
  */
-static int libc_state = FR_KEEP_NONE;
-static struct fr_elfsyms libc_kept;
+static struct {
+	int state; /* FR_KEEP_* (base/once.h) */
+	struct fr_elfsyms syms;
+} libc_kept;
 
 int fr_libc_tables(struct fr_elfsyms *out)
 {
-	if (fr_keep_ready(&libc_state)) {
-		*out = libc_kept;
+	if (fr_keep_ready(&libc_kept.state)) {
+		*out = libc_kept.syms;
 		return 0;
 	}
 	if (find_libc(out) != 0)
 		return -1;
-	if (fr_keep_claim(&libc_state)) {
-		libc_kept = *out;
-		fr_keep_done(&libc_state, 1);
+	if (fr_keep_claim(&libc_kept.state)) {
+		libc_kept.syms = *out;
+		fr_keep_done(&libc_kept.state, 1);
 	}
 	return 0;
 }
 
 int fr_libc_kept_at(uintptr_t bias, struct fr_elfsyms *out)
 {
-	if (!fr_keep_ready(&libc_state) || libc_kept.bias != bias)
+	if (!fr_keep_ready(&libc_kept.state) || libc_kept.syms.bias != bias)
 		return 0;
-	*out = libc_kept;
+	*out = libc_kept.syms;
 	return 1;
 }
-
-static void *iterate_cache;
 
 /* A walk with the vDSO's entry left out: the callback and its argument, and where the vDSO is. */
 struct but_vdso {
@@ -95,16 +96,17 @@ static int iterate_but_vdso(int (*cb)(struct dl_phdr_info *, size_t, void *), vo
 	/* Before relocation getauxval is out of reach, and nothing can have unmapped the vDSO yet. */
 	struct but_vdso b = { cb, arg, fr_relocated() ? fr_auxval(AT_SYSINFO_EHDR) : 0 };
 
-	return ((fr_iterate_fn)fr_once_get(&iterate_cache))(visit_but_vdso, &b);
+	return ((fr_iterate_fn)fr_once_get(fr_slot(FR_W_ITERATE)))(visit_but_vdso, &b);
 }
 
 fr_iterate_fn fr_dl_iterate_phdr(void)
 {
 	struct fr_elfsyms libc;
 
-	if (fr_once_get(&iterate_cache))
+	if (fr_once_get(fr_slot(FR_W_ITERATE)))
 		return iterate_but_vdso;
-	if (fr_libc_tables(&libc) != 0 || !fr_once_put(&iterate_cache, fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
+	if (fr_libc_tables(&libc) != 0 ||
+	    !fr_once_put(fr_slot(FR_W_ITERATE), fr_elfsyms_lookup_default(&libc, "dl_iterate_phdr")))
 		return NULL;
 	return iterate_but_vdso;
 }
@@ -144,15 +146,12 @@ int fr_libc_atfork_child(void (*child)(void))
 	return ret;
 }
 
-/* Where program_invocation_name is bound, found once. */
-static void *invocation_name_slot;
-
 static char *const *invocation_name(void)
 {
 	const struct r_debug *r = fr_rdebug();
 	const struct link_map *prog = r ? r->r_map : NULL;
 	struct fr_elfsyms s;
-	void *p = fr_once_get(&invocation_name_slot);
+	void *p = fr_once_get(fr_slot(FR_W_INVOCATION_NAME));
 
 	if (p)
 		return p;
@@ -162,7 +161,7 @@ static char *const *invocation_name(void)
 		p = fr_elfsyms_lookup(&s, "program_invocation_name", fr_elfsym_data);
 	if (!p && fr_libc_tables(&s) == 0)
 		p = fr_elfsyms_lookup(&s, "program_invocation_name", fr_elfsym_data);
-	return fr_once_put(&invocation_name_slot, p);
+	return fr_once_put(fr_slot(FR_W_INVOCATION_NAME), p);
 }
 
 const char *fr_program_name(void)
@@ -203,12 +202,10 @@ int fr_is_libc_clock_gettime(const void *p)
 	return is;
 }
 
-static void *getauxval_cache;
-
 fr_getauxval_fn fr_real_getauxval(void)
 {
 	/* getauxval has one version, GLIBC_2.16: the default lookup finds it without reading the versions. */
-	return (fr_getauxval_fn)resolve(&getauxval_cache, "getauxval", fr_elfsym_default);
+	return (fr_getauxval_fn)resolve(fr_slot(FR_W_GETAUXVAL), "getauxval", fr_elfsym_default);
 }
 
 unsigned long fr_auxval(unsigned long type)

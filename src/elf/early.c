@@ -16,11 +16,6 @@
 void *const fr_self_ref = (void *)&fr_self_ref;
 
 #if FR_LIBC_GLIBC
-/*
- * The kernel's auxiliary vector on the initial stack, noted by note_stack; NULL until then. The
- * kernel writes it once, before the program starts, and nothing writes it after.
- */
-static const unsigned long *stack_auxv;
 
 /* Words of the NULL run between envp and the vector (see note_stack): more is not a vector. */
 #define NULL_RUN_MAX 64
@@ -70,8 +65,9 @@ static void __attribute__((constructor(101))) note_stack(int argc, char **argv, 
 		;
 	while (!*p && nulls++ < NULL_RUN_MAX)
 		p++;
+	/* The kernel wrote the vector once, before the program started, and nothing writes it after. */
 	if (*p)
-		stack_auxv = (const unsigned long *)p;
+		fr_word(FR_W_STACK_AUXV)->cp = (const unsigned long *)p;
 }
 
 /*
@@ -84,7 +80,7 @@ static void __attribute__((constructor(101))) note_stack(int argc, char **argv, 
 static uintptr_t ldso_base(int *probe)
 {
 	unsigned long v[FR_AUXV_WORDS];
-	const unsigned long *a = stack_auxv;
+	const unsigned long *a = fr_word(FR_W_STACK_AUXV)->cp;
 	long n = (long)sizeof(v);
 	uintptr_t base;
 
@@ -133,26 +129,29 @@ static int ldso_from(uintptr_t base, int probe, struct fr_elfsyms *out)
 
 /*
  * What the first search found, kept, as fr_libc_tables keeps libc's: only the thread that claims
- * the record writes it; a racer, or a handler interrupting the claimer, searches on its own.
+ * the record writes it; a racer, or a handler interrupting the claimer, searches on its own. A
+ * record of its own: a symbol table is more than a word of base/once.h's table.
  */
-static int ldso_state = FR_KEEP_NONE;
-static struct fr_elfsyms ldso_kept;
+static struct {
+	int state; /* FR_KEEP_* (base/once.h) */
+	struct fr_elfsyms syms;
+} ldso_kept;
 
 static int ldso_tables(struct fr_elfsyms *out)
 {
 	int probe;
 	uintptr_t base;
 
-	if (fr_keep_ready(&ldso_state)) {
-		*out = ldso_kept;
+	if (fr_keep_ready(&ldso_kept.state)) {
+		*out = ldso_kept.syms;
 		return 0;
 	}
 	base = ldso_base(&probe);
 	if (ldso_from(base, probe, out) != 0)
 		return -1;
-	if (fr_keep_claim(&ldso_state)) {
-		ldso_kept = *out;
-		fr_keep_done(&ldso_state, 1);
+	if (fr_keep_claim(&ldso_kept.state)) {
+		ldso_kept.syms = *out;
+		fr_keep_done(&ldso_kept.state, 1);
 	}
 	return 0;
 }
@@ -170,20 +169,18 @@ static void *ldso_data(void **slot, const char *name)
 	return fr_once_put(slot, fr_elfsyms_lookup(&s, name, fr_elfsym_data));
 }
 
-static void *rdebug_slot, *stack_end_slot;
-
 /*
  * ld.so's _r_debug, found in its own tables rather than imported: an import would make the
  * loader look it up, check its version and match a DT_NEEDED entry for ld.so in every process.
  */
 const struct r_debug *fr_rdebug(void)
 {
-	return ldso_data(&rdebug_slot, "_r_debug");
+	return ldso_data(fr_slot(FR_W_RDEBUG), "_r_debug");
 }
 
 void *fr_stack_end(void)
 {
-	void *const *p = ldso_data(&stack_end_slot, "__libc_stack_end");
+	void *const *p = ldso_data(fr_slot(FR_W_STACK_END), "__libc_stack_end");
 
 	return p ? *p : NULL;
 }

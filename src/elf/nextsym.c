@@ -57,16 +57,14 @@ static int self_phdrs(const ElfW(Phdr) **ph, int *phnum, uintptr_t *bias)
 }
 
 /* Our load bias, computed once (racers compute the same); 0 when our header's segment is not found. */
-static uintptr_t self_bias_kept;
-
 uintptr_t fr_self_bias(void)
 {
-	uintptr_t bias = __atomic_load_n(&self_bias_kept, __ATOMIC_RELAXED);
+	uintptr_t bias = __atomic_load_n(&fr_word(FR_W_SELF_BIAS)->w, __ATOMIC_RELAXED);
 	const ElfW(Phdr) *ph;
 	int phnum;
 
 	if (!bias && self_phdrs(&ph, &phnum, &bias) == 0)
-		__atomic_store_n(&self_bias_kept, bias, __ATOMIC_RELAXED);
+		__atomic_store_n(&fr_word(FR_W_SELF_BIAS)->w, bias, __ATOMIC_RELAXED);
 	return bias;
 }
 
@@ -237,19 +235,22 @@ static int chain_run(struct chain_walk *c)
  */
 #define CHAIN_MAX 32
 
-static int chain_state = FR_KEEP_NONE;
-static int chain_n, chain_self_at_start, chain_copy_found;
-static struct fr_elfsyms chain[CHAIN_MAX];
-static struct fr_elfsyms chain_copy; /* the first copy ahead of ours, when chain_copy_found */
+/* A kept record (base/once.h) of its own: a symbol table per object is far more than a word. */
+static struct {
+	int state; /* FR_KEEP_* (base/once.h) */
+	int n, self_at_start, copy_found;
+	struct fr_elfsyms objs[CHAIN_MAX];
+	struct fr_elfsyms copy; /* the first copy ahead of ours, when copy_found */
+} chain;
 
 /* Records one object; 1 (stop, the record is not published) when it would overflow. */
 static int add(const struct fr_elfsyms *s, void *arg)
 {
 	int *overflow = arg;
 
-	if (chain_n == CHAIN_MAX)
+	if (chain.n == CHAIN_MAX)
 		return *overflow = 1;
-	chain[chain_n++] = *s;
+	chain.objs[chain.n++] = *s;
 	return 0;
 }
 
@@ -257,18 +258,18 @@ static int add(const struct fr_elfsyms *s, void *arg)
 static int chain_ready(void)
 {
 	int overflow = 0, ok;
-	struct chain_walk c = { add, &overflow, 0, 0, &chain_copy, 0 };
+	struct chain_walk c = { add, &overflow, 0, 0, &chain.copy, 0 };
 
-	if (fr_keep_ready(&chain_state))
+	if (fr_keep_ready(&chain.state))
 		return 0;
 	/* Another thread (or a handler's interrupted thread) is recording: walk on our own. */
-	if (!fr_keep_claim(&chain_state))
+	if (!fr_keep_claim(&chain.state))
 		return -1;
-	chain_n = 0;
+	chain.n = 0;
 	ok = chain_run(&c) == 0 && c.reached_libc && !overflow;
-	chain_self_at_start = c.self_at_start;
-	chain_copy_found = c.copy_found;
-	fr_keep_done(&chain_state, ok);
+	chain.self_at_start = c.self_at_start;
+	chain.copy_found = c.copy_found;
+	fr_keep_done(&chain.state, ok);
 	return ok ? 0 : -1;
 }
 
@@ -281,9 +282,9 @@ int fr_chain_first_copy(struct fr_elfsyms *out)
 {
 	if (chain_ready() != 0)
 		return -1;
-	if (!chain_copy_found)
+	if (!chain.copy_found)
 		return 0;
-	*out = chain_copy;
+	*out = chain.copy;
 	return 1;
 }
 
@@ -299,7 +300,7 @@ int fr_self_loaded_at_start(void)
 	struct chain_walk c = { stop, NULL, 0, 0, NULL, 0 };
 
 	if (chain_ready() == 0)
-		return chain_self_at_start;
+		return chain.self_at_start;
 	return chain_run(&c) == 0 && c.self_at_start;
 }
 
@@ -332,8 +333,8 @@ void *fr_next_sym(const char *name)
 	struct fr_elfsyms libc;
 
 	if (chain_ready() == 0) {
-		for (int i = 0; i < chain_n; i++)
-			if (find(&chain[i], &f))
+		for (int i = 0; i < chain.n; i++)
+			if (find(&chain.objs[i], &f))
 				break;
 		return f.found;
 	}
@@ -393,7 +394,8 @@ static long long unloads(fr_iterate_fn iterate)
  * Answers of the walk past libc, kept while no object has ever been unloaded: until then every
  * object in the list is still where it was found. One dl_iterate_phdr call (the loader's lock
  * for a moment, one entry) checks that instead of the whole walk. Racers may fill two slots with
- * the same answer; the few names that need one (dlsym, dlvsym) fit.
+ * the same answer; the few names that need one (dlsym, dlvsym) fit. Slots of their own, claimed
+ * by name: base/once.h's table holds one answer per word, named in advance.
  */
 #define LATE_SLOTS 4
 

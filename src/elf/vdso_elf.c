@@ -45,25 +45,22 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out)
  * The extent of this process's vDSO image, recorded the first time it was found readable: two
  * words, kept by whichever caller claims them (base/once.h); a racer answers with its own.
  */
-static int range_state = FR_KEEP_NONE;
-static uintptr_t range_lo, range_hi;
-
 static void record_range(uintptr_t lo, uintptr_t hi)
 {
-	if (!fr_keep_claim(&range_state))
+	if (!fr_keep_claim(&fr_word(FR_W_RANGE_STATE)->i))
 		return;
-	range_lo = lo;
-	range_hi = hi;
-	fr_keep_done(&range_state, 1);
+	fr_word(FR_W_RANGE_LO)->w = lo;
+	fr_word(FR_W_RANGE_HI)->w = hi;
+	fr_keep_done(&fr_word(FR_W_RANGE_STATE)->i, 1);
 }
 
 int fr_vdso_range(uintptr_t *lo, uintptr_t *hi)
 {
 	uintptr_t l, h;
 
-	if (fr_keep_ready(&range_state)) {
-		*lo = range_lo;
-		*hi = range_hi;
+	if (fr_keep_ready(&fr_word(FR_W_RANGE_STATE)->i)) {
+		*lo = fr_word(FR_W_RANGE_LO)->w;
+		*hi = fr_word(FR_W_RANGE_HI)->w;
 		return 0;
 	}
 	l = (uintptr_t)fr_vdso_base();

@@ -91,16 +91,16 @@ fr_clock_read_fn fr_coarse_for(const struct fr_layout *lay)
 	}                                                                                                 \
 	static int served_##raw(clockid_t clk, struct timespec *ts)                                       \
 	{                                                                                                 \
-		if (FR_LIKELY(fr_clock_in(fr_served.hres, clk))) {                                        \
+		if (FR_LIKELY(fr_clock_in(fr_hot.served.hres, clk))) {                                        \
 			const struct fr_read r = HRES_READ(rules_, fs_, ctr, clk);                       \
 			int ret = fr_raw_read_fast(&r, ts);                                               \
                                                                                                           \
 			if (FR_LIKELY(ret == FR_OK) || (ret == FR_GENERAL && hres_##raw##_general(clk, ts) == FR_OK)) \
 				return 0;                                                                 \
-		} else if (fr_clock_in(fr_served.coarse, clk) && fr_served.coarse_read(clk, ts) == FR_OK) {  \
+		} else if (fr_clock_in(fr_hot.served.coarse, clk) && fr_hot.served.coarse_read(clk, ts) == FR_OK) {  \
 			return 0;                                                                         \
 		}                                                                                         \
-		return fr_served.next(clk, ts);                                                           \
+		return fr_hot.served.next(clk, ts);                                                           \
 	}
 
 FR_ARCH_READERS(FR_HRES_READERS)
@@ -119,8 +119,6 @@ fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode
 {
 	return fr_pairing_ok(lay) ? served_instances[lay->rules][mode] : NULL;
 }
-
-struct fr_served fr_served;
 
 int fr_clock_read_general_with(const struct fr_kdata *kd, fr_counter_fn counter, clockid_t clk,
 			       struct timespec *ts)

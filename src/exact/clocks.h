@@ -8,6 +8,7 @@
 
 #include "exact/fastpath.h"
 #include "base/clockfn.h"
+#include "base/hot.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -28,29 +29,12 @@ static inline int fr_clock_in(uint32_t m, clockid_t clk)
 	return (uint32_t)clk < 32 && (m >> (uint32_t)clk & 1);
 }
 
-/*
- * A served clock's reading: FR_OK with *ts exactly as the era's vDSO computes it, or FR_PASS
- * where the vDSO would make its system call or the seqcount never settles: the caller passes
- * the call on.
- */
-typedef int (*fr_clock_read_fn)(clockid_t clk, struct timespec *ts);
-
-/*
- * What the served-clocks dispatchers read (startup/served.c fills it before it publishes one):
- * the clocks each reader answers, the coarse reader, and where every other call goes (libc's
- * convention). Written once, before the release store that publishes a dispatcher.
- */
-struct fr_served {
-	unsigned hres, coarse;
-	fr_clock_read_fn coarse_read;
-	fr_clock_fn next;
-};
-extern struct fr_served fr_served;
+/* The served clocks' reader type and what the dispatchers read, fr_hot.served: base/hot.h. */
 
 /*
  * The dispatcher for an era's rules and a counter read, in libc's convention: the clocks of
- * fr_served.hres with that instance's reading inlined, those of fr_served.coarse, and every
- * other call, or one they cannot answer exactly, to fr_served.next. NULL for a layout it
+ * fr_hot.served.hres with that instance's reading inlined, those of fr_hot.served.coarse, and every
+ * other call, or one they cannot answer exactly, to fr_hot.served.next. NULL for a layout it
  * cannot serve. One indirect call less than a dispatcher calling a reader.
  */
 fr_clock_fn fr_served_for(const struct fr_layout *lay, enum fr_counter_mode mode);

@@ -27,23 +27,31 @@ static int64_t now_pass(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* fastraw_now_ns's copy of the published entry (runtime.h's fr_state.now); NULL until the first call after relocation. */
-static fr_now_fn now_fn;
-
 /*
  * A later copy of the library (passthru/copies.h) decides nothing: the first copy's API answers
  * for it. The first copy's definition of the export at index i, found once; NULL when this is
  * not a later copy (s NULL: another thread is publishing) or the first copy lacks it.
  */
 enum { FIRST_NOW, FIRST_TICKS, FIRST_TO_NS, FIRST_INFO, FIRST_CLOCK, FIRST_N };
-static void *first_cache[FIRST_N];
+
+/*
+ * The API's copies of the published decision (runtime.h's fr_state), read by one load on every
+ * call as the hot path's words (base/hot.h): fastraw_now_ns's entry (fr_state.now; NULL until the
+ * first call after relocation), and fastraw_ticks's counter mode (-1 before; racing writers
+ * store the same value); and the first copy's exports, found once (first_copy).
+ */
+static struct {
+	fr_now_fn now;
+	int ticks_mode;
+	void *first[FIRST_N];
+} api = { .ticks_mode = -1 };
 
 static void *first_copy(const struct fr_state *s, int i)
 {
 	static const char *const names[FIRST_N] = { "fastraw_now_ns", "fastraw_ticks", "fastraw_ticks_to_ns",
 						     "fastraw_info", "fastraw_clock_gettime" };
 
-	return s && s->later_copy ? fr_copy_first_cached(&first_cache[i], names[i]) : NULL;
+	return s && s->later_copy ? fr_copy_first_cached(&api.first[i], names[i]) : NULL;
 }
 
 static __attribute__((noinline, cold)) int64_t now_init(void)
@@ -66,12 +74,12 @@ static __attribute__((noinline, cold)) int64_t now_init(void)
 		f = s->now ? s->now : now_pass;
 	}
 	/* The published state made fr_kd visible (its acquire load); racers store the same entry. */
-	return ((fr_now_fn)fr_once_put((void **)&now_fn, (void *)f))();
+	return ((fr_now_fn)fr_once_put((void **)&api.now, (void *)f))();
 }
 
 FR_EXPORT int64_t fastraw_now_ns(void)
 {
-	fr_now_fn f = __atomic_load_n(&now_fn, __ATOMIC_ACQUIRE);
+	fr_now_fn f = __atomic_load_n(&api.now, __ATOMIC_ACQUIRE);
 
 	return FR_LIKELY(f != NULL) ? f() : now_init();
 }
@@ -112,9 +120,6 @@ FR_EXPORT int fastraw_clock_gettime(int clk, struct timespec *ts)
 	return clock_other(clk, ts);
 }
 
-/* fastraw_ticks's copy of the published counter mode; -1 before. Racing writers store the same value. */
-static int ticks_mode = -1;
-
 static __attribute__((noinline)) uint64_t ticks_first(void)
 {
 	const struct fr_state *s;
@@ -129,13 +134,13 @@ static __attribute__((noinline)) uint64_t ticks_first(void)
 	/* The fenced read exists on every CPU of the architecture; it stands in while another thread publishes. */
 	if (!s || s->later_copy)
 		return fr_arch_counter_fenced();
-	__atomic_store_n(&ticks_mode, (int)s->st.counter, __ATOMIC_RELAXED);
+	__atomic_store_n(&api.ticks_mode, (int)s->st.counter, __ATOMIC_RELAXED);
 	return fr_counter_for(s->st.counter)();
 }
 
 FR_EXPORT uint64_t fastraw_ticks(void)
 {
-	int mode = __atomic_load_n(&ticks_mode, __ATOMIC_RELAXED);
+	int mode = __atomic_load_n(&api.ticks_mode, __ATOMIC_RELAXED);
 
 	if (FR_LIKELY(mode == FR_CTR_FENCED))
 		return fr_arch_counter_fenced();

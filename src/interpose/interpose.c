@@ -39,7 +39,7 @@ static __attribute__((noinline, cold)) int null_path(clockid_t clk)
  */
 static FR_ARCH_OTHER_CLOCK_INLINE int other_clock(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn pass = __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE);
+	fr_clock_fn pass = __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE);
 
 	if (pass)
 		return pass(clk, ts);
@@ -53,8 +53,8 @@ static FR_ARCH_OTHER_CLOCK_INLINE int other_clock(clockid_t clk, struct timespec
  *
  * RAW leaves by a tail jump to the fast path (which passes through itself when it must). Every
  * other clock goes to the next clock_gettime in the chain (passthru/passthru.h): by a tail jump
- * through fr_pass when that is another interposer (or the counting wrapper, or the resolver
- * before first use); when it is libc's own, fr_pass is NULL and the vDSO is reached from here
+ * through fr_hot.pass when that is another interposer (or the counting wrapper, or the resolver
+ * before first use); when it is libc's own, fr_hot.pass is NULL and the vDSO is reached from here
  * (fr_vdso_libc), so that the pass-through costs only the dispatch. Cache-line aligned, so that
  * the dispatch never straddles two lines.
  */

@@ -19,6 +19,7 @@
 #include "elf/vdso_elf.h"
 #include "report/log.h"
 #include "base/export.h"
+#include "base/once.h"
 
 /*
  * glibc's dlsym and dlvsym read their caller's return address to resolve RTLD_NEXT, to pick the
@@ -30,16 +31,14 @@
  * for every lookup of a clock name that the router does not answer itself.
  */
 
-static void *next_dlsym_cache, *next_dlvsym_cache;
-
 static fr_dlsym_fn next_dlsym(void)
 {
-	return (fr_dlsym_fn)fr_next_cached(&next_dlsym_cache, "dlsym");
+	return (fr_dlsym_fn)fr_next_cached(fr_slot(FR_W_NEXT_DLSYM), "dlsym");
 }
 
 static fr_dlvsym_fn next_dlvsym(void)
 {
-	return (fr_dlvsym_fn)fr_next_cached(&next_dlvsym_cache, "dlvsym");
+	return (fr_dlvsym_fn)fr_next_cached(fr_slot(FR_W_NEXT_DLVSYM), "dlvsym");
 }
 
 static int is_libc_name(const char *name)
@@ -251,12 +250,10 @@ __attribute__((used)) struct fr_route fr_dlvsym_route(void *handle, const char *
 	return answer(next(handle, name, version), name, way, (void *)next);
 }
 
-static void *next_getauxval_cache;
-
 /* The next getauxval in the chain, then the shadow image in place of the vDSO's address. */
 static unsigned long fr_getauxval(unsigned long type)
 {
-	fr_getauxval_fn next = (fr_getauxval_fn)fr_next_cached(&next_getauxval_cache, "getauxval");
+	fr_getauxval_fn next = (fr_getauxval_fn)fr_next_cached(fr_slot(FR_W_NEXT_GETAUXVAL), "getauxval");
 	unsigned long v;
 	int saved;
 
@@ -283,5 +280,5 @@ void fr_dl_prime(void)
 {
 	next_dlsym();
 	next_dlvsym();
-	fr_next_cached(&next_getauxval_cache, "getauxval");
+	fr_next_cached(fr_slot(FR_W_NEXT_GETAUXVAL), "getauxval");
 }

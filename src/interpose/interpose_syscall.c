@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "arch/stubs.h"
+#include "base/hot.h"
 #include "interpose/prime.h"
 #include "startup/runtime.h"
 #include "startup/served.h"
@@ -32,13 +33,12 @@
  * (d + 16) in 4096 runs (4 KiB pages).
  */
 
-void *fr_syscall_next_cache;
-int fr_syscall_raw_mode = FR_RAW_MODE_UNKNOWN;
+_Static_assert(FR_RAW_MODE_UNKNOWN == 0, "fr_hot.syscall_raw_mode starts unknown");
 
 /* The next syscall() in the chain (a later interposer's, else libc's), resolved on first use. */
 __attribute__((used)) void *fr_syscall_next(void)
 {
-	return fr_next_cached(&fr_syscall_next_cache, "syscall");
+	return fr_next_cached(&fr_hot.syscall_next, "syscall");
 }
 
 /*
@@ -50,7 +50,7 @@ __attribute__((used)) int fr_syscall_mode_read(void)
 {
 	if (!fr_relocated())
 		return 0;
-	__atomic_store_n(&fr_syscall_raw_mode, fr_syscall_mode(), __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_hot.syscall_raw_mode, fr_syscall_mode(), __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -93,6 +93,6 @@ __attribute__((used)) long fr_syscall_none(long nr, long a, long b, long c, long
 void fr_syscall_prime(void)
 {
 	fr_syscall_next();
-	if (__atomic_load_n(&fr_syscall_raw_mode, __ATOMIC_RELAXED) == FR_RAW_MODE_UNKNOWN)
+	if (__atomic_load_n(&fr_hot.syscall_raw_mode, __ATOMIC_RELAXED) == FR_RAW_MODE_UNKNOWN)
 		fr_syscall_mode_read();
 }

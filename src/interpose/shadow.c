@@ -15,13 +15,15 @@
 #include "base/pages.h"
 #include "elf/vdso_elf.h"
 
-/* Its own states, not FR_KEEP_*: a build that fails is final (OFF), not given back to retry. */
+/*
+ * Its own states (in the word FR_W_SHADOW_STATE), not FR_KEEP_*: a build that fails is final
+ * (OFF), not given back to retry.
+ */
 enum { SHADOW_IDLE, SHADOW_BUILDING, SHADOW_READY, SHADOW_OFF };
 
 /* Static and page-aligned, like the image it copies; no allocation anywhere. */
 FR_PAGE_BUFFER(image_space, FR_SHADOW_MAX);
 #define image ((unsigned char *)fr_page_up(image_space))
-static int state = SHADOW_IDLE;
 
 static int wanted(void)
 {
@@ -92,15 +94,15 @@ static int build(void)
 
 const void *fr_shadow_get(const void *real)
 {
-	int s = __atomic_load_n(&state, __ATOMIC_ACQUIRE), expected = SHADOW_IDLE;
+	int s = __atomic_load_n(&fr_word(FR_W_SHADOW_STATE)->i, __ATOMIC_ACQUIRE), expected = SHADOW_IDLE;
 
 	if (s == SHADOW_READY)
 		return image;
 	if (s != SHADOW_IDLE)
 		return real;
-	if (!FR_CLAIM_SEEN(&state, &expected, SHADOW_BUILDING))
+	if (!FR_CLAIM_SEEN(&fr_word(FR_W_SHADOW_STATE)->i, &expected, SHADOW_BUILDING))
 		return expected == SHADOW_READY ? image : real;
 	s = wanted() && build() == 0 ? SHADOW_READY : SHADOW_OFF;
-	__atomic_store_n(&state, s, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_SHADOW_STATE)->i, s, __ATOMIC_RELEASE);
 	return s == SHADOW_READY ? image : real;
 }

@@ -24,7 +24,7 @@ void fr_tool_start(void)
 
 void fr_tool_cpu_probe(struct fr_cpu_features *out)
 {
-	fr_cpu_probe_default(out);
+	fr_cpu_probe(out);
 }
 
 enum fr_counter_mode fr_tool_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,

@@ -66,14 +66,23 @@ static int visit_between(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* The first copy's tables, kept once found; the slot holds FR_ONCE_NONE when this is the first copy. */
-static struct fr_elfsyms first_tables;
-static void *first_slot;
+/*
+ * The first copy's tables, a kept record (base/once.h) larger than a word: written by the caller
+ * that claims it, then published in the slot FR_W_FIRST_SLOT, which holds FR_ONCE_NONE when this
+ * is the first copy.
+ */
+static struct {
+	int state; /* FR_KEEP_* */
+	struct fr_elfsyms syms;
+} first_tables;
 
-/* The first copy's tables when this object is a later copy, else NULL; found once (racers find the same). */
-static const struct fr_elfsyms *first(void)
+/*
+ * The first copy's tables when this object is a later copy, else NULL; found once (racers find
+ * the same). A racer that finds the record claimed answers with its own copy, in scratch.
+ */
+static const struct fr_elfsyms *first(struct fr_elfsyms *scratch)
 {
-	void *st = fr_once_get(&first_slot);
+	void *st = fr_once_get(fr_slot(FR_W_FIRST_SLOT));
 	fr_iterate_fn iterate;
 	struct walk w = { 0 };
 
@@ -87,21 +96,30 @@ static const struct fr_elfsyms *first(void)
 			return NULL;
 		iterate(visit_first, &w);
 	}
-	/* Racers write the same tables before the publication. */
-	if (w.found)
-		first_tables = w.first;
-	st = fr_once_put(&first_slot, w.found ? (void *)&first_tables : FR_ONCE_NONE);
-	return st == FR_ONCE_NONE ? NULL : st;
+	if (!w.found) {
+		fr_once_put(fr_slot(FR_W_FIRST_SLOT), FR_ONCE_NONE);
+		return NULL;
+	}
+	if (fr_keep_claim(&first_tables.state)) {
+		first_tables.syms = w.first;
+		fr_keep_done(&first_tables.state, 1);
+		return fr_once_put(fr_slot(FR_W_FIRST_SLOT), &first_tables.syms);
+	}
+	*scratch = w.first;
+	return scratch;
 }
 
 int fr_copy_later(void)
 {
-	return first() != NULL;
+	struct fr_elfsyms scratch;
+
+	return first(&scratch) != NULL;
 }
 
 void *fr_copy_first_sym(const char *name)
 {
-	const struct fr_elfsyms *s = first();
+	struct fr_elfsyms scratch;
+	const struct fr_elfsyms *s = first(&scratch);
 
 	return s ? fr_elfsyms_lookup_default(s, name) : NULL;
 }
@@ -130,14 +148,12 @@ static int defined_between(const struct fr_elfsyms *from, const char *name)
 	return w.found;
 }
 
-static void *first_clock_cache;
-
 /* Set while this thread is inside the first copy's clock_gettime on this copy's behalf. */
 static __thread int forwarding __attribute__((tls_model(FR_TLS_MODEL)));
 
 int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(&first_clock_cache, "clock_gettime");
+	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime");
 	int ret;
 
 	if (f && !__atomic_load_n(&forwarding, __ATOMIC_RELAXED)) {
@@ -156,20 +172,20 @@ int fr_copy_raw(struct timespec *ts)
 	return fr_copy_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 }
 
-static void *pass_slot;
-
 fr_clock_fn fr_copy_pass(void)
 {
-	void *st = fr_once_get(&pass_slot);
+	void *st = fr_once_get(fr_slot(FR_W_COPY_PASS));
+	struct fr_elfsyms scratch;
 	const struct fr_elfsyms *m;
 
 	if (!st) {
-		m = first();
+		m = first(&scratch);
 		st = FR_ONCE_NONE;
-		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(&first_clock_cache, "clock_gettime"))
+		if (m && !defined_between(m, "clock_gettime") &&
+		    fr_copy_first_cached(fr_slot(FR_W_FIRST_CLOCK), "clock_gettime"))
 			st = (void *)fr_copy_clock_gettime;
 		/* Racers compute the same answer. */
-		st = fr_once_put(&pass_slot, st);
+		st = fr_once_put(fr_slot(FR_W_COPY_PASS), st);
 	}
 	return st == FR_ONCE_NONE ? NULL : fr_copy_clock_gettime;
 }

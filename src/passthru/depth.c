@@ -3,6 +3,7 @@
 #include "passthru/depth.h"
 
 #include "base/libc.h"
+#include "base/hot.h"
 #include "base/once.h"
 #include "elf/early.h"
 #include "report/errfd.h"
@@ -17,7 +18,6 @@ static __thread struct {
 	uintptr_t at[FR_DEPTH_MAX];
 	unsigned n;
 } live __attribute__((tls_model(FR_TLS_MODEL)));
-static unsigned early_depth;
 
 int fr_depth_enter(struct fr_depth *saved)
 {
@@ -26,9 +26,9 @@ int fr_depth_enter(struct fr_depth *saved)
 
 	if (!fr_relocated()) {
 		saved->n = 0;
-		if (__atomic_add_fetch(&early_depth, 1, __ATOMIC_RELAXED) <= FR_DEPTH_MAX)
+		if (__atomic_add_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED) <= FR_DEPTH_MAX)
 			return 1;
-		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	/*
@@ -58,7 +58,7 @@ void fr_depth_leave(struct fr_depth *saved)
 {
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (!fr_relocated()) {
-		__atomic_sub_fetch(&early_depth, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&fr_word(FR_W_EARLY_DEPTH)->u, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	/* The calls nested in this one are over too, those left by jumps included. */
@@ -66,16 +66,13 @@ void fr_depth_leave(struct fr_depth *saved)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-int fr_depth_debug;
-static int reported;
-
 void fr_depth_report(const char *name)
 {
 	struct fr_line l;
 
 	/* Before relocation errno is out of reach and initialisation has not run: nothing is said. */
-	if (!fr_relocated() || !__atomic_load_n(&fr_depth_debug, __ATOMIC_RELAXED) ||
-	    !FR_CLAIM(&reported, 0, 1))
+	if (!fr_relocated() || !__atomic_load_n(&fr_hot.debug, __ATOMIC_RELAXED) ||
+	    !FR_CLAIM(&fr_word(FR_W_DEPTH_REPORTED)->i, 0, 1))
 		return;
 	/* Only to the stderr the process started with (report/errfd.h), as every other line. */
 	if (!fr_errfd_unchanged())

@@ -43,9 +43,6 @@ struct fr_depth {
 int fr_depth_enter(struct fr_depth *saved);
 void fr_depth_leave(struct fr_depth *saved);
 
-/* FASTRAW_DEBUG=1, as initialisation read it (0 before it). */
-extern int fr_depth_debug __attribute__((visibility("hidden")));
-
 /* Under FASTRAW_DEBUG=1, says once per process that a forwarding call for name came back too deep. */
 void fr_depth_report(const char *name);
 

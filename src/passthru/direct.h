@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The vDSO reached straight from the exported clock_gettime: fr_direct, private to the pass-through and that one edge. */
+/* The vDSO reached straight from the exported clock_gettime: fr_hot.direct, private to the pass-through and that one edge. */
 #ifndef FR_PASSTHRU_DIRECT_H
 #define FR_PASSTHRU_DIRECT_H
 
@@ -10,7 +10,7 @@
 
 /*
  * Private: only src/passthru/ and the exported edge that inlines fr_vdso_libc
- * (src/interpose/interpose.c) include it. fr_direct holds a function of the vDSO's convention (0
+ * (src/interpose/interpose.c) include it. fr_hot.direct holds a function of the vDSO's convention (0
  * or -errno); it is converted to libc's here, once, and nowhere else.
  */
 
@@ -34,14 +34,13 @@ static inline int fr_vdso_answers_zero(clockid_t clk)
 }
 
 /*
- * The vDSO with libc's convention put on top: what libc's own clock_gettime does, one call and
- * one jump closer. For the clocks of fr_vdso_answers_zero the conventions agree, and the call
- * is a tail jump into the vDSO.
+ * fr_hot.direct (base/hot.h): the vDSO with libc's convention put on top: what libc's own
+ * clock_gettime does, one call and one jump closer. For the clocks of fr_vdso_answers_zero the
+ * conventions agree, and the call is a tail jump into the vDSO.
  */
-extern fr_real_fn fr_direct __attribute__((visibility("hidden")));
 
 /*
- * The first pass-through call (fr_pass and fr_direct both NULL): resolves where the chain goes,
+ * The first pass-through call (fr_hot.pass and fr_hot.direct both NULL): resolves where the chain goes,
  * publishes it and makes the call. Before this object is relocated it resolves nothing of ours
  * and calls the next clock_gettime in the chain (fr_early_clock_gettime).
  */
@@ -49,7 +48,7 @@ int fr_pass_first(clockid_t clk, struct timespec *ts) __attribute__((cold, noinl
 
 static inline int fr_vdso_libc(clockid_t clk, struct timespec *ts)
 {
-	fr_real_fn real = { __atomic_load_n(&fr_direct.call, __ATOMIC_ACQUIRE) };
+	fr_real_fn real = { __atomic_load_n(&fr_hot.direct.call, __ATOMIC_ACQUIRE) };
 
 	if (FR_UNLIKELY(!real.call))
 		return fr_pass_first(clk, ts);

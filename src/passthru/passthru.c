@@ -49,12 +49,17 @@ static fr_real_fn resolve_real(void)
 
 static int real_init(clockid_t clk, struct timespec *ts);
 
-fr_real_fn fr_real = { real_init };
+/*
+ * The hot path's record (base/hot.h), defined here for its one word that does not start at 0:
+ * the pass-through target starts at its init trampoline (a pointer the loader relocates, as
+ * every static pointer to a function).
+ */
+struct fr_hot fr_hot = { .real = { real_init } };
 
 /* The pass-through target, resolved and published on first use (racers resolve the same one). */
 fr_real_fn fr_real_get(void)
 {
-	fr_real_fn f = { __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE) };
+	fr_real_fn f = { __atomic_load_n(&fr_hot.real.call, __ATOMIC_ACQUIRE) };
 	int saved = errno;
 
 	if (f.call != real_init)
@@ -62,7 +67,7 @@ fr_real_fn fr_real_get(void)
 	f = resolve_real();
 	errno = saved;
 	/* A claim, not fr_once_put: the slot starts at real_init, not NULL, and only that is replaced. */
-	FR_CLAIM(&fr_real.call, real_init, f.call);
+	FR_CLAIM(&fr_hot.real.call, real_init, f.call);
 	return f;
 }
 
@@ -74,7 +79,7 @@ static int real_init(clockid_t clk, struct timespec *ts)
 int fr_passthrough_libc(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	fr_real_fn real = { __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE) };
+	fr_real_fn real = { __atomic_load_n(&fr_hot.real.call, __ATOMIC_ACQUIRE) };
 
 	return fr_finish(fr_kcall(real, clk, ts));
 }
@@ -82,10 +87,10 @@ int fr_passthrough_libc(clockid_t clk, struct timespec *ts)
 int fr_passthrough_vdso(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass(clk);
-	return __atomic_load_n(&fr_real.call, __ATOMIC_ACQUIRE)(clk, ts);
+	return __atomic_load_n(&fr_hot.real.call, __ATOMIC_ACQUIRE)(clk, ts);
 }
 
-/* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_pass). */
+/* The target where the chain's next clock_gettime is libc's own (published as NULL: fr_hot.pass). */
 static int vdso_libc_convention(clockid_t clk, struct timespec *ts)
 {
 	return fr_vdso_libc(clk, ts);
@@ -116,19 +121,15 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts)
 	return ret;
 }
 
-/* The interposer after us that fr_pass sends calls to, through pass_guarded; set before publication. */
-static fr_clock_fn guarded;
-
+/* The interposer after us that fr_hot.pass sends calls to, through pass_guarded; set before publication. */
 static int pass_guarded(clockid_t clk, struct timespec *ts)
 {
-	return fr_pass_call(__atomic_load_n(&guarded, __ATOMIC_RELAXED), clk, ts);
+	return fr_pass_call(__atomic_load_n(&fr_word(FR_W_GUARDED)->clock, __ATOMIC_RELAXED), clk, ts);
 }
-
-static void *pass_cache;
 
 fr_clock_fn fr_pass_next(void)
 {
-	return (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+	return (fr_clock_fn)fr_next_cached(fr_slot(FR_W_PASS_NEXT), "clock_gettime");
 }
 
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)
@@ -157,18 +158,15 @@ fr_clock_fn fr_pass_target(void)
 
 	/* Racers store the same target, before the release store that publishes pass_guarded. */
 	if (f) {
-		__atomic_store_n(&guarded, f, __ATOMIC_RELAXED);
+		__atomic_store_n(&fr_word(FR_W_GUARDED)->clock, f, __ATOMIC_RELAXED);
 		return pass_guarded;
 	}
 	return fr_real_get().call == fr_sys_clock_gettime ? sys_libc_convention : vdso_libc_convention;
 }
 
-fr_clock_fn fr_pass;
-fr_real_fn fr_direct;
-
 /*
- * Resolves the pass-through target and publishes it: when libc's own follows, fr_direct (the
- * vDSO from the exported entry itself), else fr_pass; that fails harmlessly when initialisation
+ * Resolves the pass-through target and publishes it: when libc's own follows, fr_hot.direct (the
+ * vDSO from the exported entry itself), else fr_hot.pass; that fails harmlessly when initialisation
  * already put the counting wrapper there.
  */
 static fr_clock_fn publish(void)
@@ -176,9 +174,9 @@ static fr_clock_fn publish(void)
 	fr_clock_fn f = fr_pass_target();
 
 	if (f == vdso_libc_convention)
-		__atomic_store_n(&fr_direct.call, fr_real_get().call, __ATOMIC_RELEASE);
+		__atomic_store_n(&fr_hot.direct.call, fr_real_get().call, __ATOMIC_RELEASE);
 	else
-		FR_CLAIM(&fr_pass, NULL, f);
+		FR_CLAIM(&fr_hot.pass, NULL, f);
 	return f;
 }
 
@@ -191,22 +189,21 @@ int fr_pass_first(clockid_t clk, struct timespec *ts)
 
 void fr_pass_prime(void)
 {
-	if (!fr_relocated() || __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) || __atomic_load_n(&fr_direct.call, __ATOMIC_ACQUIRE))
+	if (!fr_relocated() || __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&fr_hot.direct.call, __ATOMIC_ACQUIRE))
 		return;
 	publish();
 }
 
-/* The counting wrapper's target, set before the wrapper is published. */
-static fr_clock_fn counted;
-
+/* The counting wrapper, whose target is set before the wrapper is published. */
 static int pass_counting(clockid_t clk, struct timespec *ts)
 {
 	fr_stats_pass_on(clk);
-	return __atomic_load_n(&counted, __ATOMIC_RELAXED)(clk, ts);
+	return __atomic_load_n(&fr_word(FR_W_COUNTED)->clock, __ATOMIC_RELAXED)(clk, ts);
 }
 
 void fr_pass_count(void)
 {
-	__atomic_store_n(&counted, fr_pass_target(), __ATOMIC_RELAXED);
-	__atomic_store_n(&fr_pass, pass_counting, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_COUNTED)->clock, fr_pass_target(), __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_hot.pass, pass_counting, __ATOMIC_RELEASE);
 }

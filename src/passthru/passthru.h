@@ -8,6 +8,7 @@
 
 #include "base/access.h"
 #include "base/clockfn.h"
+#include "base/hot.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -80,16 +81,15 @@ int fr_passthrough_libc(clockid_t clk, struct timespec *ts);
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts);
 
 /*
- * Where the exported clock_gettime sends every clock but RAW, in libc's convention, reached by a
- * tail jump: the next clock_gettime in the lookup chain when it is a later interposer's. NULL
- * when it is libc's own and the process has a vDSO: the caller then goes to the vDSO itself
- * (fr_vdso_libc in passthru/direct.h), which saves libc's wrapper and this jump. Both start NULL,
- * which needs no relocation: the first call finds fr_direct NULL and resolves the target
- * (fr_pass_first) without dlsym or system calls (so before the constructor and in signal
- * handlers too), publishing fr_pass or fr_direct. With FASTRAW_STATS a counting wrapper stands
- * in front of the target; otherwise it costs nothing.
+ * fr_hot.pass (base/hot.h): where the exported clock_gettime sends every clock but RAW, in libc's
+ * convention, reached by a tail jump: the next clock_gettime in the lookup chain when it is a
+ * later interposer's. NULL when it is libc's own and the process has a vDSO: the caller then goes
+ * to the vDSO itself (fr_vdso_libc in passthru/direct.h), which saves libc's wrapper and this
+ * jump. Both start NULL, which needs no relocation: the first call finds fr_hot.direct NULL and
+ * resolves the target (fr_pass_first) without dlsym or system calls (so before the constructor
+ * and in signal handlers too), publishing fr_hot.pass or fr_hot.direct. With FASTRAW_STATS a
+ * counting wrapper stands in front of the target; otherwise it costs nothing.
  */
-extern fr_clock_fn fr_pass __attribute__((visibility("hidden")));
 
 /*
  * f(clk, ts), f a clock_gettime of libc's convention outside this object, unless this thread
@@ -104,7 +104,7 @@ int fr_pass_call(fr_clock_fn f, clockid_t clk, struct timespec *ts);
 fr_clock_fn fr_pass_next(void);
 
 /*
- * The chain's next clock_gettime (fr_pass's target without the counting wrapper), resolving it
+ * The chain's next clock_gettime (fr_hot.pass's target without the counting wrapper), resolving it
  * if need be: a later interposer's behind fr_pass_call's bound, else libc's own.
  */
 fr_clock_fn fr_pass_target(void);
@@ -120,9 +120,8 @@ fr_clock_fn fr_pass_interposer(void);
  */
 void fr_pass_prime(void);
 
-/* FASTRAW_STATS: points fr_pass at a wrapper that counts each call (fr_stats_pass) before its target. */
+/* FASTRAW_STATS: points fr_hot.pass at a wrapper that counts each call (fr_stats_pass) before its target. */
 void fr_pass_count(void);
-
 
 /* The kernel's clock_gettime through the syscall instruction: 0 or a negative errno. */
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts);

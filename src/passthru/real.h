@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* fr_real, the pointer behind fr_real_get: private to the pass-through and the unit tests' seam. */
+/* fr_hot.real, the pointer behind fr_real_get: private to the pass-through and the unit tests' seam. */
 #ifndef FR_PASSTHRU_REAL_H
 #define FR_PASSTHRU_REAL_H
 
 #include "base/clockfn.h"
+#include "base/hot.h"
 
 /*
  * Private: only src/passthru/ includes it, and the unit tests as their seam (test_calib_source
@@ -15,12 +16,10 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * The pass-through target in the vDSO's convention. It starts at an init trampoline that
- * resolves the real vDSO and swaps itself out on first use; read and written through its .call
- * member, the one pointer the atomics act on. Declared hidden: -fvisibility=hidden covers
- * definitions only, and without it every file would load the pointer through the GOT.
+ * fr_hot.real (base/hot.h): the pass-through target in the vDSO's convention. It starts at an
+ * init trampoline that resolves the real vDSO and swaps itself out on first use; read and
+ * written through its .call member, the one pointer the atomics act on.
  */
-extern fr_real_fn fr_real __attribute__((visibility("hidden")));
 
 #pragma GCC visibility pop
 

@@ -8,6 +8,7 @@
 
 #include "arch/arch.h"
 #include "base/once.h"
+#include "base/owner.h"
 #include "base/sys.h"
 
 #ifndef MADV_WIPEONFORK
@@ -18,14 +19,12 @@
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 
 /*
- * A page marked MADV_WIPEONFORK whose first word is the owner's pid. A forked child finds it
- * zeroed (the mark is inherited, so its own children do too); a vfork or CLONE_VM child shares
- * it and finds its parent's pid. NULL where the kernel has no such mark (before 4.14).
+ * Two words of base/once.h's table. FR_W_MEMID_PAGE: a page marked MADV_WIPEONFORK whose first
+ * word is the owner's pid. A forked child finds it zeroed (the mark is inherited, so its own
+ * children do too); a vfork or CLONE_VM child shares it and finds its parent's pid. NULL where
+ * the kernel has no such mark (before 4.14). FR_W_MEMID_OWNER: the owner as ordinary memory
+ * records it (copied by fork, shared by CLONE_VM), for when there is no page.
  */
-static pid_t *page;
-
-/* The owner as ordinary memory records it (copied by fork, shared by CLONE_VM): without the page. */
-static pid_t owner;
 
 void fr_memid_setup(void)
 {
@@ -36,9 +35,9 @@ void fr_memid_setup(void)
 	long m;
 	void *p;
 
-	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
-	if (LD(page)) {
-		__atomic_store_n(page, self, __ATOMIC_RELEASE);
+	fr_pid_set(&fr_word(FR_W_MEMID_OWNER)->pid, self);
+	if (LD(fr_word(FR_W_MEMID_PAGE)->p)) {
+		fr_pid_set(fr_word(FR_W_MEMID_PAGE)->p, self);
 		return;
 	}
 	m = fr_sys_mmap_anon(len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
@@ -50,40 +49,30 @@ void fr_memid_setup(void)
 		return;
 	}
 	*(pid_t *)p = self;
-	__atomic_store_n(&page, (pid_t *)p, __ATOMIC_RELEASE);
+	__atomic_store_n(fr_slot(FR_W_MEMID_PAGE), (pid_t *)p, __ATOMIC_RELEASE);
 }
 
-/* kcmp(a, b, KCMP_VM): 0 when both use one memory, > 0 when not, < 0 when the kernel cannot say. */
-static long kcmp_vm(pid_t a, pid_t b)
+/*
+ * Whether the owner's process is gone from this memory, before 4.14: kcmp(self, holder, KCMP_VM)
+ * says the two use different memories (a fork copied it). Where the kernel cannot say (no kcmp,
+ * the owner gone or not ours to inspect) the answer is "shared": writing is what is unsafe.
+ */
+static int other_memory(pid_t self, pid_t holder)
 {
-	return fr_sys3(SYS_kcmp, a, b, KCMP_VM);
+	return fr_sys3(SYS_kcmp, self, holder, KCMP_VM) > 0;
 }
 
 int fr_memid_own(pid_t self)
 {
-	pid_t *p = LD(page), seen;
+	pid_t *p = LD(fr_word(FR_W_MEMID_PAGE)->p);
 
-	if (p) {
-		seen = LD(*p);
-		if (seen == self)
-			return 1;
-		/*
-		 * Zero: a fork copied this memory since its owner wrote the page, and this is the
-		 * copy's first process to ask, so the copy is its own. (A CLONE_VM child that the
-		 * forked child made before ever asking would win it instead: the forked child then
-		 * only reads, which is slower, never wrong.)
-		 */
-		return seen == 0 && (FR_CLAIM_SEEN(p, &seen, self) || seen == self);
-	}
-	seen = LD(owner);
-	if (seen == self)
-		return 1;
 	/*
-	 * Before 4.14 the kernel compares the two processes' memory. Where it cannot (no kcmp,
-	 * the owner gone or not ours to inspect) the answer is "shared": writing is what is unsafe.
+	 * The page: zero when a fork copied this memory since its owner wrote it, and this is the
+	 * copy's first process to ask, so the copy is its own (a CLONE_VM child that the forked
+	 * child made before ever asking would win it instead: the forked child then only reads,
+	 * which is slower, never wrong). Another process's id there shares the memory.
 	 */
-	if (kcmp_vm(self, seen) <= 0)
-		return 0;
-	__atomic_store_n(&owner, self, __ATOMIC_RELEASE);
-	return 1;
+	if (p)
+		return fr_pid_take(p, self, NULL) != FR_PID_SHARED;
+	return fr_pid_take(&fr_word(FR_W_MEMID_OWNER)->pid, self, other_memory) != FR_PID_SHARED;
 }

@@ -9,10 +9,10 @@
 #include "arch/arch.h"
 #include "base/once.h"
 
-static int noted;   /* fr_errfd_note ran */
-static int err_open; /* a file was noted */
-static dev_t err_dev;
-static ino_t err_ino;
+/*
+ * The note, in base/once.h's table: FR_W_ERR_NOTED (fr_errfd_note ran), FR_W_ERR_OPEN (a file was
+ * noted, published after the two that say which: FR_W_ERR_DEV, FR_W_ERR_INO).
+ */
 
 /* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
 static long stat_fd2(struct stat *st)
@@ -33,19 +33,19 @@ void fr_errfd_note(int at_start)
 {
 	struct stat st;
 
-	if (!FR_CLAIM(&noted, 0, 1))
+	if (!FR_CLAIM(&fr_word(FR_W_ERR_NOTED)->i, 0, 1))
 		return;
 	if (stat_fd2(&st) != 0 || (!at_start && !fd2_is_terminal()))
 		return;
-	err_dev = st.st_dev;
-	err_ino = st.st_ino;
-	__atomic_store_n(&err_open, 1, __ATOMIC_RELEASE);
+	fr_word(FR_W_ERR_DEV)->u64 = st.st_dev;
+	fr_word(FR_W_ERR_INO)->u64 = st.st_ino;
+	__atomic_store_n(&fr_word(FR_W_ERR_OPEN)->i, 1, __ATOMIC_RELEASE);
 }
 
 int fr_errfd_unchanged(void)
 {
 	struct stat st;
 
-	return __atomic_load_n(&err_open, __ATOMIC_ACQUIRE) && stat_fd2(&st) == 0 && st.st_dev == err_dev &&
-	       st.st_ino == err_ino;
+	return __atomic_load_n(&fr_word(FR_W_ERR_OPEN)->i, __ATOMIC_ACQUIRE) && stat_fd2(&st) == 0 &&
+	       st.st_dev == fr_word(FR_W_ERR_DEV)->u64 && st.st_ino == fr_word(FR_W_ERR_INO)->u64;
 }

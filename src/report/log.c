@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/sys.h"
+#include "base/once.h"
 
 /* At most this many bytes of the program's name are shown. */
 #define PROGRAM_MAX 64
@@ -21,18 +22,16 @@ void fr_line_init(struct fr_line *l)
 	l->cut = 0;
 }
 
-/* fr_line_program_from's function; written before the first line, read as one word. */
-static const char *(*program_of)(void);
-
+/* fr_line_program_from's function, the word FR_W_PROGRAM_OF: written before the first line, read as one word. */
 void fr_line_program_from(const char *(*name)(void))
 {
-	__atomic_store_n(&program_of, name, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_PROGRAM_OF)->name_fn, name, __ATOMIC_RELEASE);
 }
 
 /* argv[0], the string the program was started with, read without a call to libc. */
 static const char *program(void)
 {
-	const char *(*of)(void) = __atomic_load_n(&program_of, __ATOMIC_ACQUIRE);
+	const char *(*of)(void) = __atomic_load_n(&fr_word(FR_W_PROGRAM_OF)->name_fn, __ATOMIC_ACQUIRE);
 	const char *p = of ? of() : NULL;
 
 	return p && *p ? p : "?";

@@ -30,14 +30,19 @@ _Static_assert(SLOTS_SIZE % 4096 == 0, "the slots fill whole pages");
 FR_PAGE_BUFFER(slot_space, SLOTS_SIZE);
 #define slots ((struct fr_stats_slot *)fr_page_up(slot_space))
 
-/* How many slots were handed out; outside the wiped pages, so a fork child hands out new ones. */
-static unsigned claimed;
+/*
+ * The counting's own words, apart from the table of base/once.h: raw_target is read on every
+ * counted RAW call, by one load as the hot path's words are.
+ */
+static struct {
+	unsigned claimed; /* slots handed out; outside the wiped pages, so a fork child hands out new ones */
+	int started;      /* fr_stats_start's one-time set-up done */
+	fr_raw_fn raw_target;
+	int (*atfork_reg)(void (*child)(void)); /* fr_stats_atfork_via's function; NULL: fork children cannot be helped */
+} st;
 
 /* The model repeated: GCC 12 took the general-dynamic model for the definition despite the header's. */
 __thread struct fr_stats_slot *fr_stats_mine __attribute__((tls_model(FR_TLS_MODEL)));
-
-int fr_stats_on;
-static fr_raw_fn raw_target;
 
 /*
  * The first counted call of a thread takes the next slot, without a lock. A signal handler that
@@ -45,11 +50,11 @@ static fr_raw_fn raw_target;
  */
 static struct fr_stats_slot *claim(void)
 {
-	unsigned i = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
+	unsigned i = __atomic_load_n(&st.claimed, __ATOMIC_RELAXED);
 
 	if (i >= SHARED)
 		return NULL;
-	i = __atomic_fetch_add(&claimed, 1, __ATOMIC_RELAXED);
+	i = __atomic_fetch_add(&st.claimed, 1, __ATOMIC_RELAXED);
 	if (i >= SHARED)
 		return NULL;
 	fr_stats_mine = &slots[i];
@@ -80,7 +85,7 @@ void fr_stats_served_first(clockid_t clk)
 
 void fr_stats_pass(clockid_t clk)
 {
-	if (FR_UNLIKELY(fr_stats_on))
+	if (FR_UNLIKELY(fr_hot.stats_on))
 		fr_stats_pass_on(clk);
 }
 
@@ -92,7 +97,7 @@ static __attribute__((noinline)) int raw_counting_first(struct timespec *ts)
 		fr_stats_bump(&s->raw);
 	else
 		__atomic_fetch_add(&slots[SHARED].raw, 1, __ATOMIC_RELAXED);
-	return raw_target(ts);
+	return st.raw_target(ts);
 }
 
 /* Every RAW call; those the fast path did not serve are counted again in fr_stats_pass. */
@@ -103,7 +108,7 @@ static int raw_counting(struct timespec *ts)
 	if (FR_UNLIKELY(s == NULL))
 		return raw_counting_first(ts);
 	fr_stats_bump(&s->raw);
-	return raw_target(ts);
+	return st.raw_target(ts);
 }
 
 /* Where the kernel cannot wipe the slots in a fork child (before 4.14), the child does. */
@@ -112,33 +117,28 @@ static void forget_parent_counts(void)
 	__builtin_memset(slots, 0, SLOTS_SIZE);
 }
 
-/* fr_stats_atfork_via's function; NULL: fork children cannot be helped. */
-static int (*atfork_reg)(void (*child)(void));
-
 void fr_stats_atfork_via(int (*reg)(void (*child)(void)))
 {
-	__atomic_store_n(&atfork_reg, reg, __ATOMIC_RELEASE);
+	__atomic_store_n(&st.atfork_reg, reg, __ATOMIC_RELEASE);
 }
 
 fr_raw_fn fr_stats_start(fr_raw_fn target)
 {
-	static int once;
-
-	raw_target = target;
-	if (FR_CLAIM(&once, 0, 1)) {
-		int (*reg)(void (*)(void)) = __atomic_load_n(&atfork_reg, __ATOMIC_ACQUIRE);
+	st.raw_target = target;
+	if (FR_CLAIM(&st.started, 0, 1)) {
+		int (*reg)(void (*)(void)) = __atomic_load_n(&st.atfork_reg, __ATOMIC_ACQUIRE);
 
 		if (fr_sys_madvise(slots, SLOTS_SIZE, MADV_WIPEONFORK) != 0 && reg)
 			reg(forget_parent_counts);
 	}
-	__atomic_store_n(&fr_stats_on, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.stats_on, 1, __ATOMIC_RELEASE);
 	return raw_counting;
 }
 
 /* The counts of every slot handed out (of threads alive or gone) and of the shared one. */
 static void sum(struct fr_stats_slot *total)
 {
-	unsigned n = __atomic_load_n(&claimed, __ATOMIC_RELAXED);
+	unsigned n = __atomic_load_n(&st.claimed, __ATOMIC_RELAXED);
 
 	__builtin_memset(total, 0, sizeof(*total));
 	if (n > SHARED)
@@ -198,7 +198,7 @@ static void __attribute__((destructor)) report_at_exit(void)
 	struct fr_line l;
 
 	/* Only to the stderr noted at start-up (report/errfd.h): never into a file put on fd 2 since. */
-	if (!__atomic_load_n(&fr_stats_on, __ATOMIC_ACQUIRE) || !fr_errfd_unchanged())
+	if (!__atomic_load_n(&fr_hot.stats_on, __ATOMIC_ACQUIRE) || !fr_errfd_unchanged())
 		return;
 	fr_line_start(&l);
 	fr_stats_format(&l);

@@ -10,13 +10,15 @@
 #include "base/libc.h"
 #include "arch/arch.h"
 #include "base/clockfn.h"
+#include "base/hot.h"
 #include "report/log.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
 /*
- * Set once at start-up when FASTRAW_STATS=1; everything here costs nothing while it is 0.
+ * fr_hot.stats_on (base/hot.h): set once at start-up when FASTRAW_STATS=1; everything here costs
+ * nothing while it is 0.
  *
  * What is counted: each thread counts in a slot of its own (no shared cache line, no lock),
  * and the exit line sums the slots of every thread, alive or gone. Each process's line counts
@@ -26,7 +28,6 @@
  * it shares, without CLONE_VFORK, can make a few counts get lost). Counting is safe in signal
  * handlers: an increment is one instruction.
  */
-extern int fr_stats_on;
 
 /* Counts one call that went to the real vDSO (or the kernel). */
 void fr_stats_pass(clockid_t clk);

@@ -11,20 +11,22 @@
 #include "arch/arch.h"
 #include "base/sys.h"
 #include "proc/readable.h"
+#include "base/once.h"
+#include "base/owner.h"
 
 /*
- * The holder: the address of a thread-local object of the holding thread (unique among live
- * threads, known without a system call), NULL while free. The quiet start-up has libc clear it in
- * a fork child (claim_child): a child forked while another thread of its parent held it, or in a
- * handler that interrupted this thread's first read, finds it free and starts over.
+ * The claim's words in base/once.h's table. FR_W_HOLDER, the holder: the address of a
+ * thread-local object of the holding thread (unique among live threads, known without a system
+ * call), NULL while free. The quiet start-up has libc clear it in a fork child (claim_child): a
+ * child forked while another thread of its parent held it, or in a handler that interrupted this
+ * thread's first read, finds it free and starts over. FR_W_HOLDER_PID: by process id, the
+ * holder's process (base/owner.h; 0 until it is written). FR_W_QUIET: claims ask the kernel
+ * nothing (fr_claim_quietly).
  */
-static const void *holder;
 
 static __thread char thread_mark __attribute__((tls_model(FR_TLS_MODEL)));
 /* This thread's mark, in the frame of its latest claim: read only on this thread. */
 static __thread const struct fr_claim_mark *mine __attribute__((tls_model(FR_TLS_MODEL)));
-static pid_t holder_pid; /* by process id: the holder's process (0 until it is written) */
-static int quiet;        /* claims ask the kernel nothing (fr_claim_quietly) */
 
 /* What a live mark holds: its own address, scrambled, so that reused stack memory does not pass. */
 static uintptr_t check_of(const struct fr_claim_mark *m)
@@ -61,11 +63,11 @@ int fr_claim(struct fr_claim_mark *m)
 {
 	const struct fr_claim_mark *prev = mine;
 	const void *self = &thread_mark, *seen;
-	pid_t pid = 0, p;
+	pid_t pid = 0;
 
-	if (!__atomic_load_n(&quiet, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&fr_word(FR_W_QUIET)->i, __ATOMIC_ACQUIRE))
 		pid = fr_sys_getpid();
-	seen = __atomic_load_n(&holder, __ATOMIC_ACQUIRE);
+	seen = __atomic_load_n(&fr_word(FR_W_HOLDER)->cp, __ATOMIC_ACQUIRE);
 	if (seen == self) {
 		if (holder_alive(prev, m))
 			return 0;
@@ -81,33 +83,32 @@ int fr_claim(struct fr_claim_mark *m)
 	mine = m;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	seen = NULL;
-	while (!__atomic_compare_exchange_n(&holder, &seen, self, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	while (!FR_CLAIM_SEEN(&fr_word(FR_W_HOLDER)->cp, &seen, self)) {
 		/* A handler took it meanwhile, on this thread (and published): give way. */
 		if (seen == self)
 			return 0;
-		/* By process id: a thread of the parent holds it, which this fork child does not have. */
-		p = __atomic_load_n(&holder_pid, __ATOMIC_ACQUIRE);
-		if (!pid || !p || p == pid) {
+		/* By process id (base/owner.h): a thread of the parent holds it, which this fork child does not have. */
+		if (!fr_pid_other(&fr_word(FR_W_HOLDER_PID)->pid, pid)) {
 			mine = prev;
 			return 0;
 		}
 	}
-	__atomic_store_n(&holder_pid, pid, __ATOMIC_RELEASE);
+	fr_pid_set(&fr_word(FR_W_HOLDER_PID)->pid, pid);
 	return 1;
 }
 
 /* libc's fork child handler: the child's only thread starts over whoever held the claim. */
 static void claim_child(void)
 {
-	__atomic_store_n(&holder, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&fr_word(FR_W_HOLDER)->cp, NULL, __ATOMIC_RELAXED);
 }
 
 int fr_claim_quietly(void)
 {
-	if (__atomic_load_n(&holder, __ATOMIC_ACQUIRE) != NULL)
+	if (__atomic_load_n(&fr_word(FR_W_HOLDER)->cp, __ATOMIC_ACQUIRE) != NULL)
 		return 0;
 	/* Where libc's handler cannot be had, such a child's calls go to the real vDSO. */
 	fr_libc_atfork_child(claim_child);
-	__atomic_store_n(&quiet, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_word(FR_W_QUIET)->i, 1, __ATOMIC_RELEASE);
 	return 1;
 }

@@ -5,12 +5,10 @@
 #include "elf/dynsym.h"
 #include "exact/clocks.h"
 
-void fr_cpu_probe_default(struct fr_cpu_features *out)
+void fr_cpu_probe(struct fr_cpu_features *out)
 {
 	fr_arch_cpu_probe(out, fr_libc_sym);
 }
-
-fr_cpu_probe_fn fr_cpu_probe = fr_cpu_probe_default;
 
 enum fr_counter_mode fr_choose_counter(const struct fr_env *env, const struct fr_cpu_features *cpu,
 				       int *ordered_missing)

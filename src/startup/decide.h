@@ -12,12 +12,10 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * What the CPU offers: the architecture's probe, given libc's symbols to look in. Replaceable:
- * tests install a fake to reach every branch; fr_cpu_probe starts as fr_cpu_probe_default.
+ * What the CPU offers: the architecture's probe, given libc's symbols to look in. The tests reach
+ * fr_choose_counter's every branch with features of their own, passed as its argument.
  */
-typedef void (*fr_cpu_probe_fn)(struct fr_cpu_features *out);
-extern fr_cpu_probe_fn fr_cpu_probe;
-void fr_cpu_probe_default(struct fr_cpu_features *out);
+void fr_cpu_probe(struct fr_cpu_features *out);
 
 /*
  * The counter read for this CPU and environment: FASTRAW_TSC when it names one the CPU has,

@@ -11,6 +11,7 @@
 #include "elf/dynsym.h"
 #include "elf/vdso_elf.h"
 #include "kdata/eras.h"
+#include "base/once.h"
 
 /* "M.m" of the release; "?" when it has none. */
 static void put_release(struct fr_line *t, const char *release)
@@ -309,13 +310,12 @@ static const char *judge_self_test(const struct fr_kdata *kd, void *ctx)
  * the layout they are for, then whether its pages and its pvclock page can be read): start-up asks
  * in the constructor when initialisation waits for the first RAW read (fr_locate_probe), since a
  * seccomp filter installed meanwhile may refuse the probe's futex call. 0 unknown, 1 yes, 2 no.
+ * A kept record of four words in base/once.h's table (FR_W_PROBED_*), behind FR_W_PROBED_STATE.
  */
-static struct {
-	uintptr_t vdso;
-	const struct fr_layout *lay;
-	int pages, vclock;
-} probed;
-static int probed_ready;
+#define PROBED_VDSO (fr_word(FR_W_PROBED_VDSO)->w)
+#define PROBED_LAY (fr_word(FR_W_PROBED_LAY)->cp)
+#define PROBED_PAGES (fr_word(FR_W_PROBED_PAGES)->i)
+#define PROBED_VCLOCK (fr_word(FR_W_PROBED_VCLOCK)->i)
 
 static int verdict(int yes)
 {
@@ -353,8 +353,8 @@ static int own_pages_readable(const struct fr_layout *own, uintptr_t vdso)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.vdso == vdso && probed.lay == own &&
-	       probed.pages == 1;
+	return fr_keep_ready(&fr_word(FR_W_PROBED_STATE)->i) && PROBED_VDSO == vdso && PROBED_LAY == own &&
+	       PROBED_PAGES == 1;
 }
 
 /* The same for kd's pvclock page. */
@@ -364,8 +364,8 @@ static int vclock_readable(const struct fr_kdata *kd)
 
 	if (r >= 0)
 		return r;
-	return __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE) && probed.lay == kd->lay && probed.vclock == 1 &&
-	       (uintptr_t)kd->vvar == probed.vdso - (uintptr_t)kd->lay->pages_below * FR_PAGE_SIZE;
+	return fr_keep_ready(&fr_word(FR_W_PROBED_STATE)->i) && PROBED_LAY == kd->lay && PROBED_VCLOCK == 1 &&
+	       (uintptr_t)kd->vvar == PROBED_VDSO - (uintptr_t)kd->lay->pages_below * FR_PAGE_SIZE;
 }
 
 void fr_locate_probe(const char *release)
@@ -375,20 +375,21 @@ void fr_locate_probe(const char *release)
 	uintptr_t vdso = (uintptr_t)fr_vdso_base(), vvar;
 	struct fr_kdata kd;
 
-	if (!own || !vdso || __atomic_load_n(&probed_ready, __ATOMIC_ACQUIRE))
+	/* A kept record (base/once.h): asked once, by whichever caller claims it. */
+	if (!own || !vdso || !fr_keep_claim(&fr_word(FR_W_PROBED_STATE)->i))
 		return;
-	probed.vdso = vdso;
-	probed.lay = own;
-	probed.pages = verdict(own_pages_ask(own, vdso) == 1);
+	PROBED_VDSO = vdso;
+	PROBED_LAY = own;
+	PROBED_PAGES = verdict(own_pages_ask(own, vdso) == 1);
 	/* The pvclock page only where the page says pvclock mode, as confirmed() reads it. */
-	if (FR_HAS_VCLOCK && probed.pages == 1) {
+	if (FR_HAS_VCLOCK && PROBED_PAGES == 1) {
 		vvar = vdso - (uintptr_t)own->pages_below * FR_PAGE_SIZE;
 		fr_kdata_init(&kd, own, (const volatile uint8_t *)vvar,
 			      (const volatile uint8_t *)(vvar + (uintptr_t)own->vclock_page * FR_PAGE_SIZE));
 		if (fr_mode_is_pvclock(fr_kdata_mode(&kd)))
-			probed.vclock = verdict(fr_word_readable(kd.vclock) == 1);
+			PROBED_VCLOCK = verdict(fr_word_readable(kd.vclock) == 1);
 	}
-	__atomic_store_n(&probed_ready, 1, __ATOMIC_RELEASE);
+	fr_keep_done(&fr_word(FR_W_PROBED_STATE)->i, 1);
 }
 
 /*

@@ -56,20 +56,21 @@ static char **start_environment(void)
  * The configuration: FASTRAW_* parsed once, by the constructor (before main) or by whichever call
  * comes first, and kept. Only the thread that claims the parse writes it; a racer, or a handler
  * interrupting the parse, parses into its own scratch copy (the same environment, the same answer).
+ * A record of its own (its state is the word FR_W_ENV_STATE): it is read before any decision is
+ * published, by the constructor and syscall()'s stub, and the decisions copy it.
  */
-static int env_state = FR_KEEP_NONE;
 static struct fr_env env_kept;
 
 const struct fr_env *fr_env_get(struct fr_env *scratch)
 {
-	if (fr_keep_ready(&env_state))
+	if (fr_keep_ready(&fr_word(FR_W_ENV_STATE)->i))
 		return &env_kept;
-	if (!fr_keep_claim(&env_state)) {
+	if (!fr_keep_claim(&fr_word(FR_W_ENV_STATE)->i)) {
 		fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), scratch);
 		return scratch;
 	}
 	fr_env_parse(start_environment(), (int)fr_auxval(AT_SECURE), &env_kept);
-	fr_keep_done(&env_state, 1);
+	fr_keep_done(&fr_word(FR_W_ENV_STATE)->i, 1);
 	return &env_kept;
 }
 
@@ -133,12 +134,10 @@ int fr_raw_first(struct timespec *ts)
 	if (!fr_relocated())
 		return fr_early_clock_gettime(CLOCK_MONOTONIC_RAW, ts);
 	fr_init();
-	f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	f = __atomic_load_n(&fr_hot.raw, __ATOMIC_ACQUIRE);
 	/* Another initialiser may still be publishing: this call goes to the real vDSO. */
 	return f ? f(ts) : raw_pass(ts);
 }
-
-fr_raw_fn fr_raw;
 
 /* Everything initialisation decides: computed by the claim's holder, into a static (below). */
 struct plan {
@@ -318,20 +317,15 @@ static __attribute__((noinline)) void report(const struct plan *p, const struct 
 		report_clocks(st);
 }
 
-/* Read by syscall()'s stub (arch/stubs.h); written once, by the initialiser, below. */
-unsigned fr_syscall_clocks;
-
 static int syscall_mode_of(const struct fr_env *env)
 {
 	return env->syscall_raw && !env->disable ? FR_RAW_MODE_ON : FR_RAW_MODE_OFF;
 }
 
-/* The decisions, the one compute-once slot of start-up (base/once.h): NULL until published. */
-static void *state_slot;
-
+/* The decisions, the one compute-once slot of start-up (FR_W_STATE, base/once.h): NULL until published. */
 const struct fr_state *fr_state_published(void)
 {
-	return fr_once_get(&state_slot);
+	return fr_once_get(fr_slot(FR_W_STATE));
 }
 
 int fr_syscall_mode(void)
@@ -368,11 +362,11 @@ static void entries(const struct plan *p, struct fr_state *s)
 		s->raw = raw_pass;
 }
 
-/* Publishes s, and then the hot path's copies of it: fr_raw last, as every caller's guard. */
+/* Publishes s, and then the hot path's copies of it: fr_hot.raw last, as every caller's guard. */
 static void publish(const struct fr_state *s)
 {
-	fr_once_put(&state_slot, (void *)s);
-	__atomic_store_n(&fr_raw, s->raw, __ATOMIC_RELEASE);
+	fr_once_put(fr_slot(FR_W_STATE), (void *)s);
+	__atomic_store_n(&fr_hot.raw, s->raw, __ATOMIC_RELEASE);
 }
 
 /*
@@ -390,7 +384,7 @@ static void init_once(const char *release)
 
 	/*
 	 * A copy of the library loaded ahead of this one decides, prints and counts: this one sends
-	 * RAW to it (and fr_pass the other clocks, passthru/passthru.c) and decides nothing of its own.
+	 * RAW to it (and fr_hot.pass the other clocks, passthru/passthru.c) and decides nothing of its own.
 	 */
 	if (fr_copy_later()) {
 		publish(&later_copy_state);
@@ -416,7 +410,9 @@ static void init_once(const char *release)
 	/* Whether report prints a line: a warning, the ordered counter missing, or FASTRAW_DEBUG. */
 	says = plan.env.nwarn || plan.ordered_missing || plan.env.debug;
 	/* The holder writes the state the fast path reads before the release store that publishes it. */
-	fr_kd = plan.kd;
+	state.kd = plan.kd;
+	state.env = plan.env;
+	fr_kd = state.kd;
 	state.syscall_mode = syscall_mode_of(&plan.env);
 	state.uts = plan.uts;
 	state.st = plan.st;
@@ -451,8 +447,8 @@ static void init_once(const char *release)
 	}
 	/* After the readers' publication (fr_served_read checks it again): syscall()'s stub serves them. */
 	if (state.syscall_mode == FR_RAW_MODE_ON)
-		__atomic_store_n(&fr_syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_depth_debug, plan.env.debug, __ATOMIC_RELAXED);
+		__atomic_store_n(&fr_hot.syscall_clocks, state.st.clocks, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.debug, plan.env.debug, __ATOMIC_RELAXED);
 	publish(&state);
 	/* Only when there is something to say: report's line buffers are a kilobyte of stack. */
 	if (says)

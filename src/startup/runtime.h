@@ -12,18 +12,13 @@
 #include "startup/locate.h"
 #include "arch/arch.h"
 #include "passthru/passthru.h"
+#include "proc/env.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
 /*
- * The RAW entry chosen by initialisation; NULL before it, which needs no relocation (a static
- * pointer to a function would be garbage until the loader relocates us).
- */
-extern fr_raw_fn fr_raw __attribute__((visibility("hidden")));
-
-/*
- * RAW while fr_raw is NULL: before relocation the next clock_gettime in the chain; after it,
+ * RAW while fr_hot.raw is NULL: before relocation the next clock_gettime in the chain; after it,
  * initialisation, then the entry it chose.
  */
 int fr_raw_first(struct timespec *ts) __attribute__((cold, noinline));
@@ -31,7 +26,7 @@ int fr_raw_first(struct timespec *ts) __attribute__((cold, noinline));
 /* clock_gettime(CLOCK_MONOTONIC_RAW, ts) in libc's convention, by whatever serves it now. */
 static inline int fr_raw_call(struct timespec *ts)
 {
-	fr_raw_fn f = __atomic_load_n(&fr_raw, __ATOMIC_ACQUIRE);
+	fr_raw_fn f = __atomic_load_n(&fr_hot.raw, __ATOMIC_ACQUIRE);
 
 	if (FR_UNLIKELY(!f))
 		return fr_raw_first(ts);
@@ -71,8 +66,6 @@ struct fr_status {
 	const char *clocks_why;        /* why those wanted are not served, or NULL */
 };
 
-struct fr_env;
-
 /*
  * FASTRAW_*, read once from the environment the process started with (the initial stack's, not
  * environ as it is now) by the constructor, before main, and never again: clearenv, putenv and
@@ -95,16 +88,19 @@ void fr_init_release(const char *release);
 /*
  * Everything start-up decided, immutable once published: built on the initialiser's stack and
  * in one static record, published by one release store (base/once.h), read by every export,
- * the API and syscall(). The hot path reads copies derived from it before its publication:
- * fr_raw, fr_kd (exact/fastpath.h), fr_pass (passthru/passthru.h), the API's own.
+ * the API and syscall(). The hot path reads copies derived from it, written by the initialiser
+ * before the publication: the fields of fr_hot (base/hot.h: the RAW entry, the served clocks,
+ * syscall()'s words, the debug and stats flags), fr_kd (exact/fastpath.h), the API's own.
  */
 struct fr_state {
 	int later_copy;         /* a copy of the library ahead of this one answers for it (passthru/copies.h) */
 	int syscall_mode;       /* FASTRAW_SYSCALL as syscall()'s stub reads it (arch/stubs.h); UNKNOWN: not decided here */
-	fr_raw_fn raw;          /* the RAW entry, fr_raw's value */
+	fr_raw_fn raw;          /* the RAW entry, fr_hot.raw's value */
 	fr_now_fn now;          /* fastraw_now_ns's entry; NULL: the real vDSO's answer */
 	struct fr_status st;    /* the decision (meaningless in a later copy) */
 	struct utsname uts;     /* uname's answer, which st.release points into */
+	struct fr_env env;      /* the configuration read once from the starting environment (debug, stats, source, clocks) */
+	struct fr_kdata kd;     /* the kernel's pages found; fr_kd (exact/fastpath.h) is the readers' copy */
 };
 
 /* The decisions once published; NULL before, and while another thread publishes them. */

@@ -8,15 +8,7 @@
 #include "passthru/passthru.h"
 #include "report/stats.h"
 
-/* The counting dispatcher's reader; the rest of its state is fr_served (exact/clocks.h). */
-static fr_clock_read_fn hres_read;
-
-/*
- * The clocks served, for fr_served_read: 0 until fr_served_start's release store, after
- * everything the readers read is written. Whether FASTRAW_STATS counts them, written before it.
- */
-static unsigned served_mask;
-static int served_counts;
+/* The served clocks' state is fr_hot.served (base/hot.h). */
 
 const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
 {
@@ -36,18 +28,18 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted)
  */
 static int served_counting(clockid_t clk, struct timespec *ts)
 {
-	if (fr_clock_in(fr_served.hres, clk)) {
-		if (FR_LIKELY(hres_read(clk, ts) == FR_OK)) {
+	if (fr_clock_in(fr_hot.served.hres, clk)) {
+		if (FR_LIKELY(fr_hot.served.hres_read(clk, ts) == FR_OK)) {
 			fr_stats_served_on(clk);
 			return 0;
 		}
-	} else if (fr_clock_in(fr_served.coarse, clk)) {
-		if (FR_LIKELY(fr_served.coarse_read(clk, ts) == FR_OK)) {
+	} else if (fr_clock_in(fr_hot.served.coarse, clk)) {
+		if (FR_LIKELY(fr_hot.served.coarse_read(clk, ts) == FR_OK)) {
 			fr_stats_served_on(clk);
 			return 0;
 		}
 	}
-	return fr_served.next(clk, ts);
+	return fr_hot.served.next(clk, ts);
 }
 
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting)
@@ -58,41 +50,41 @@ unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode,
 	/* The readers bake in their era's field shift: a layout without its pairing serves nothing. */
 	if (!h || !d || !c)
 		return 0;
-	fr_served.hres = clocks & FR_CLOCKS_HRES;
-	fr_served.coarse = clocks & FR_CLOCKS_COARSE;
-	if (!(fr_served.hres | fr_served.coarse))
+	fr_hot.served.hres = clocks & FR_CLOCKS_HRES;
+	fr_hot.served.coarse = clocks & FR_CLOCKS_COARSE;
+	if (!(fr_hot.served.hres | fr_hot.served.coarse))
 		return 0;
-	hres_read = h;
-	fr_served.coarse_read = c;
-	/* With FASTRAW_STATS fr_pass holds the counting wrapper already: the rest is counted there. */
-	fr_served.next = counting ? __atomic_load_n(&fr_pass, __ATOMIC_ACQUIRE) : fr_pass_target();
-	served_counts = counting;
-	__atomic_store_n(&served_mask, fr_served.hres | fr_served.coarse, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_pass, counting ? served_counting : d, __ATOMIC_RELEASE);
-	return fr_served.hres | fr_served.coarse;
+	fr_hot.served.hres_read = h;
+	fr_hot.served.coarse_read = c;
+	/* With FASTRAW_STATS fr_hot.pass holds the counting wrapper already: the rest is counted there. */
+	fr_hot.served.next = counting ? __atomic_load_n(&fr_hot.pass, __ATOMIC_ACQUIRE) : fr_pass_target();
+	fr_hot.served.counts = counting;
+	__atomic_store_n(&fr_hot.served.mask, fr_hot.served.hres | fr_hot.served.coarse, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.pass, counting ? served_counting : d, __ATOMIC_RELEASE);
+	return fr_hot.served.hres | fr_hot.served.coarse;
 }
 
 int fr_served_read(clockid_t clk, struct timespec *ts)
 {
-	unsigned m = __atomic_load_n(&served_mask, __ATOMIC_ACQUIRE);
+	unsigned m = __atomic_load_n(&fr_hot.served.mask, __ATOMIC_ACQUIRE);
 	int r;
 
 	if (FR_LIKELY(!fr_clock_in(m, clk)))
 		return FR_PASS;
-	r = fr_clock_in(fr_served.hres, clk) ? hres_read(clk, ts) : fr_served.coarse_read(clk, ts);
-	if (r == FR_OK && served_counts)
+	r = fr_clock_in(fr_hot.served.hres, clk) ? fr_hot.served.hres_read(clk, ts) : fr_hot.served.coarse_read(clk, ts);
+	if (r == FR_OK && fr_hot.served.counts)
 		fr_stats_served_on(clk);
 	return r;
 }
 
 int fr_served_any(void)
 {
-	return __atomic_load_n(&served_mask, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&fr_hot.served.mask, __ATOMIC_ACQUIRE) != 0;
 }
 
 int fr_served_vdso(clockid_t clk, struct timespec *ts)
 {
-	if (FR_UNLIKELY(fr_clock_in(__atomic_load_n(&served_mask, __ATOMIC_RELAXED), clk))) {
+	if (FR_UNLIKELY(fr_clock_in(__atomic_load_n(&fr_hot.served.mask, __ATOMIC_RELAXED), clk))) {
 		/* The vDSO would write through NULL; a served clock answers as the kernel does. */
 		if (!ts)
 			return -EFAULT;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* FASTRAW_CLOCKS: the dispatcher that serves the named clocks from the kernel's page, published into fr_pass. */
+/* FASTRAW_CLOCKS: the dispatcher that serves the named clocks from the kernel's page, published into fr_hot.pass. */
 #ifndef FR_SERVED_H
 #define FR_SERVED_H
 
@@ -19,13 +19,13 @@
 const char *fr_served_why_not(int active, int calibrated, unsigned wanted);
 
 /*
- * Publishes into fr_pass a dispatcher that answers the clocks of `clocks` (bits of clock ids;
+ * Publishes into fr_hot.pass a dispatcher that answers the clocks of `clocks` (bits of clock ids;
  * RAW's is ignored, RAW has its own path) from fr_kd, with the readers of the era lay and the
  * counter read mode, and passes every other call, and every call they cannot answer exactly,
- * on to what fr_pass held or would hold (the counting wrapper with FASTRAW_STATS, the next
+ * on to what fr_hot.pass held or would hold (the counting wrapper with FASTRAW_STATS, the next
  * interposer, or the vDSO). counting: FASTRAW_STATS is on, count the calls answered. Call once,
  * during initialisation, after fr_kd is written and after fr_pass_count. Returns the clocks
- * served (0: none, fr_pass unchanged).
+ * served (0: none, fr_hot.pass unchanged).
  */
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting);
 

@@ -16,14 +16,14 @@
 #include "passthru/copies.h"
 #include "passthru/passthru.h"
 #include "proc/env.h"
+#include "base/once.h"
 
-/* Written once by the constructor before the release store of uts_kept; read-only after. */
+/* uname's answer, a kept record (base/once.h): written once by the constructor; read-only after. */
 static struct utsname kept_uts;
-static int uts_kept;
 
 int fr_start_uname(struct utsname *out)
 {
-	if (!__atomic_load_n(&uts_kept, __ATOMIC_ACQUIRE))
+	if (!fr_keep_ready(&fr_word(FR_W_UTS_STATE)->i))
 		return -1;
 	*out = kept_uts;
 	return 0;
@@ -53,9 +53,12 @@ void fr_start(void)
 	saved = errno;
 	/* The configuration is read here, before main, once (startup/runtime.h). */
 	env = fr_env_get(&scratch);
-	if (!asks_now(env) && fr_sys_uname(&kept_uts) == 0) {
-		fr_layout_for_release_kind(kept_uts.release, &why, &kind);
-		__atomic_store_n(&uts_kept, 1, __ATOMIC_RELEASE);
+	if (!asks_now(env) && fr_keep_claim(&fr_word(FR_W_UTS_STATE)->i)) {
+		int ok = fr_sys_uname(&kept_uts) == 0;
+
+		if (ok)
+			fr_layout_for_release_kind(kept_uts.release, &why, &kind);
+		fr_keep_done(&fr_word(FR_W_UTS_STATE)->i, ok);
 	}
 	/* fr_copy_later walks the list (once, kept); a later copy publishes what it always does. */
 	if (kind != FR_REL_KNOWN || !fr_claim_quietly() || fr_copy_later())

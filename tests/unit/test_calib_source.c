@@ -18,7 +18,7 @@
 #include "run_suite.h"
 
 /*
- * The kernel clock calibrated mode samples (fr_real): a synthetic RAW, the counter at a rate
+ * The kernel clock calibrated mode samples (fr_hot.real): a synthetic RAW, the counter at a rate
  * near its real one, starting at `start`'s value and split as the kernel splits a time
  * namespace's values. Exact, so warm-up ends as soon as the estimate has its baseline, also
  * where a real kernel read is slow (qemu-user). On request it raises SIGUSR1 before it
@@ -110,7 +110,7 @@ static fr_raw_fn start(int64_t at, const char *test)
 		       test, (long long)narrowest);
 		return NULL;
 	}
-	__atomic_store_n(&fr_real.call, stand_in, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.real.call, stand_in, __ATOMIC_RELEASE);
 	fr_cal_setup(mult);
 	return fr_cal_raw_for(FR_CTR_FENCED);
 }

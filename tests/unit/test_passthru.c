@@ -99,12 +99,12 @@ START_TEST(vdso_entry_error_is_the_kernels)
 {
 	struct timespec ts;
 
-	__atomic_store_n(&fr_real.call, refusing_real, __ATOMIC_RELEASE);
-	__atomic_store_n(&fr_raw, raw_entry, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.real.call, refusing_real, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.raw, raw_entry, __ATOMIC_RELEASE);
 	errno = SENTINEL;
 	ck_assert_int_eq(fr_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, &ts), -EPERM);
 	ck_assert_int_eq(errno, SENTINEL);
-	__atomic_store_n(&fr_raw, raw_entry_other_errno, __ATOMIC_RELEASE);
+	__atomic_store_n(&fr_hot.raw, raw_entry_other_errno, __ATOMIC_RELEASE);
 	ck_assert_int_eq(fr_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, &ts), -EPERM);
 	ck_assert_int_eq(errno, SENTINEL);
 	ck_assert_int_eq(fr_vdso_clock_gettime(CLOCK_MONOTONIC_RAW, NULL), -EFAULT);

@@ -52,7 +52,7 @@ static void call_raw(long n)
 START_TEST(off_until_started)
 {
 	fr_stats_pass(CLOCK_MONOTONIC);
-	ck_assert_int_eq(fr_stats_on, 0);
+	ck_assert_int_eq(fr_hot.stats_on, 0);
 	ck_assert_str_eq(text(), "stats: MONOTONIC_RAW fast=0 passthrough=0");
 }
 END_TEST

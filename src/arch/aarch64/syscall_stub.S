@@ -5,13 +5,11 @@
 #include "arch/stubs.h"
 #include "arch/aarch64/stub_asm.h"
 
-	.hidden fr_syscall_raw_mode
-	.hidden fr_syscall_next_cache
+	.hidden fr_hot
 	.hidden fr_syscall_next
 	.hidden fr_syscall_mode_read
 	.hidden fr_syscall_raw
 	.hidden fr_syscall_none
-	.hidden fr_syscall_clocks
 	.hidden fr_syscall_served
 
 /*
@@ -49,7 +47,7 @@
  * block-aligned, sp - 16 lies in the block below, whose end is sp: no p passes, and nothing
  * is stored there. 4 KiB blocks hold on 16 and 64 KiB pages too: each lies in one page.
  *
- * Another clock is served on the same terms, and only when its bit is set in fr_syscall_clocks
+ * Another clock is served on the same terms, and only when its bit is set in fr_hot.syscall_clocks
  * (FASTRAW_SYSCALL=1 and FASTRAW_CLOCKS serving it): by default that word is 0, and the call
  * goes on after six instructions more.
  *
@@ -68,16 +66,16 @@ syscall:
 	b.ne 1f
 	cmp w1, #FR_STUB_CLOCK_MONOTONIC_RAW
 	b.ne 5f
-	adrp x16, fr_syscall_raw_mode
-	ldr w16, [x16, #:lo12:fr_syscall_raw_mode]
+	adrp x16, fr_hot+FR_HOT_SYSCALL_RAW_MODE
+	ldr w16, [x16, #:lo12:fr_hot+FR_HOT_SYSCALL_RAW_MODE]
 	cmp w16, #FR_RAW_MODE_OFF
 	b.eq 1f
 	b.lo 3f
 	stack_block_or_next 1f
 	b fr_syscall_raw
 1:
-	adrp x16, fr_syscall_next_cache
-	ldr x16, [x16, #:lo12:fr_syscall_next_cache]
+	adrp x16, fr_hot+FR_HOT_SYSCALL_NEXT
+	ldr x16, [x16, #:lo12:fr_hot+FR_HOT_SYSCALL_NEXT]
 	cbz x16, 2f
 	br x16
 2:
@@ -101,8 +99,8 @@ syscall:
 	/* Another clock: ids 0..31 whose bit initialisation set (the kernel reads the id as an int). */
 	cmp w1, #31
 	b.hi 1b
-	adrp x16, fr_syscall_clocks
-	ldr w16, [x16, #:lo12:fr_syscall_clocks]
+	adrp x16, fr_hot+FR_HOT_SYSCALL_CLOCKS
+	ldr w16, [x16, #:lo12:fr_hot+FR_HOT_SYSCALL_CLOCKS]
 	lsr w16, w16, w1
 	tbz w16, #0, 1b
 	stack_block_or_next 1b

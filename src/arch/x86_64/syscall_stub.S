@@ -11,13 +11,11 @@
 
 #include "arch/stubs.h"
 
-	.hidden fr_syscall_raw_mode
-	.hidden fr_syscall_next_cache
+	.hidden fr_hot
 	.hidden fr_syscall_next
 	.hidden fr_syscall_mode_read
 	.hidden fr_syscall_raw
 	.hidden fr_syscall_none
-	.hidden fr_syscall_clocks
 	.hidden fr_syscall_served
 
 /*
@@ -86,7 +84,7 @@
  *
  * RAW is served only when the 16 bytes at p lie above the return address and inside its page
  * (interpose_syscall.c says why that page cannot fault). Another clock is served on the same
- * terms, and only when its bit is set in fr_syscall_clocks (FASTRAW_SYSCALL=1 and FASTRAW_CLOCKS
+ * terms, and only when its bit is set in fr_hot.syscall_clocks (FASTRAW_SYSCALL=1 and FASTRAW_CLOCKS
  * serving it): by default that word is 0, and the call goes on after five instructions more.
  *
  * Hazard, shared with libc's: a syscall(SYS_vfork) child returns through its caller's frame;
@@ -103,14 +101,14 @@ syscall:
 	jne 1f
 	cmp $FR_STUB_CLOCK_MONOTONIC_RAW, %esi
 	jne 5f
-	mov fr_syscall_raw_mode(%rip), %r11d
+	mov fr_hot+FR_HOT_SYSCALL_RAW_MODE(%rip), %r11d
 	cmp $FR_RAW_MODE_OFF, %r11d
 	je 1f
 	jb 3f
 	stack_page_or_next 1f
 	jmp fr_syscall_raw
 1:
-	mov fr_syscall_next_cache(%rip), %r11
+	mov fr_hot+FR_HOT_SYSCALL_NEXT(%rip), %r11
 	test %r11, %r11
 	jz 2f
 	jmp *%r11
@@ -134,7 +132,7 @@ syscall:
 	/* Another clock: ids 0..31 whose bit initialisation set (the kernel reads the id as an int). */
 	cmp $31, %esi
 	ja 1b
-	mov fr_syscall_clocks(%rip), %r11d
+	mov fr_hot+FR_HOT_SYSCALL_CLOCKS(%rip), %r11d
 	bt %esi, %r11d
 	jnc 1b
 	stack_page_or_next 1b

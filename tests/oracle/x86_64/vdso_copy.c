@@ -120,7 +120,7 @@ static uint32_t tsc_aux(void)
 	struct fr_cpu_features f;
 	unsigned cpu = 0, node = 0;
 
-	fr_cpu_probe_default(&f);
+	fr_cpu_probe(&f);
 	if (f.ordered_read) {
 		uint32_t lo, hi, aux;
 
