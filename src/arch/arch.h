@@ -46,10 +46,6 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_ORDERED_FEATURE                   string literal: the CPU feature the ordered read
  *                                             needs, as the CPU's manuals spell it
  *   FR_ARCH_COUNTER_WORD                      string literal: the counter's short name
- *   FR_ARCH_TSC_MORE_NAMES                    string literal: the names FASTRAW_TSC's warning
- *                                             lists after these and "ordered, unordered";
- *                                             default ", rdtscp, lfence, rdtsc", x86's names,
- *                                             which proc/env.c takes on every CPU; "" on x86
  *   void fr_arch_pause(void)                  a spin-wait hint for a retry loop
  *   fr_arch_rmb()                             the seqcount protocol's read barrier (smp_rmb)
  *   void *fr_arch_ifunc_call(void *resolver)  what an IFUNC symbol binds to, the resolver
@@ -112,6 +108,11 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             vsyscall_gtod_data (kdata/gtod.c): the fixed
  *                                             address of 3.10's gtod page; default 0, no such
  *                                             data on this CPU
+ *   FR_ARCH_VDSO_CLOCK_GETTIME32              defined on a 32-bit ABI whose libc and vDSO have
+ *                                             a 32-bit-time clock_gettime beside the 64-bit
+ *                                             one: the vDSO's 32-bit name (the library is
+ *                                             built with 64-bit time_t, FR_ARCH_VDSO_CLOCK_GETTIME
+ *                                             the 64-bit one); FR_HAS_TIME64 below says which
  *   unsigned fr_arch_abs_refs(code, n, lo, hi, at_lo)
  *                                             how many instructions in code[0, n) load from
  *                                             an absolute address in [lo, hi), *at_lo of
@@ -171,6 +172,10 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #include "arch/aarch64/abi.h"
 #include "arch/aarch64/counter.h"
 #include "arch/aarch64/rawsys.h"
+#elif defined(__arm__)
+#include "arch/arm/abi.h"
+#include "arch/arm/counter.h"
+#include "arch/arm/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif
@@ -210,10 +215,17 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #ifndef FR_ARCH_GTOD_FIXED_PAGE
 #define FR_ARCH_GTOD_FIXED_PAGE 0ULL
 #endif
-/* FR_ARCH_TSC_MORE_NAMES: x86's names, which proc/env.c takes everywhere, where they are not the CPU's own. */
-#ifndef FR_ARCH_TSC_MORE_NAMES
-#define FR_ARCH_TSC_MORE_NAMES ", rdtscp, lfence, rdtsc"
+/* FR_HAS_TIME64: 1 on a 32-bit ABI with a 32-bit-time clock_gettime beside the 64-bit one. */
+#ifdef FR_ARCH_VDSO_CLOCK_GETTIME32
+#define FR_HAS_TIME64 1
+#else
+#define FR_HAS_TIME64 0
 #endif
+/*
+ * FR_SYMBOL_NAME(name): a declaration's symbol name spelt out (an asm label), right on every
+ * ELF target; for the exports whose C name <time.h> redirects under _TIME_BITS=64.
+ */
+#define FR_SYMBOL_NAME(name) __asm__(name)
 #pragma GCC visibility push(hidden)
 
 /* FASTRAW_TSC's values and the printed names (FR_ARCH_COUNTER_NAME_ORDERED, _FENCED, _UNORDERED), indexed by enum fr_counter_mode. */

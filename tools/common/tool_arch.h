@@ -18,8 +18,8 @@
  *   TOOL_SHOW_COUNTER_RATE               0 or 1: fastraw-info prints the rate the CPU states
  *   TOOL_UNORDERED_GOAL                  0 or 1: fastraw-bench has per-vendor goals for the
  *                                        unordered read
- * The build defines TOOL_ARCH_<cpu> (FR_ARCH, tools/common/common.cmake, for every target of tools/); a port adds its
- * branch here, and a CPU without one stops the build.
+ * The build defines TOOL_ARCH_<cpu> (FR_ARCH, tools/common/common.cmake, for every target of
+ * tools/); a port adds its branch here, and a CPU without one stops the build.
  */
 #if defined(TOOL_ARCH_x86_64)
 #define TOOL_ARCH_NAME "x86_64"
@@ -40,6 +40,14 @@
  * states (CNTFRQ_EL0, the one fact of its frequency); fastraw-bench has no measured goal for the
  * unordered read (its row is a reference).
  */
+#define TOOL_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_SHOW_COUNTER_RATE 1
+#define TOOL_UNORDERED_GOAL 0
+#elif defined(TOOL_ARCH_arm)
+#define TOOL_ARCH_NAME "arm"
+#define TOOL_ELF_MACHINE EM_ARM
+/* As arm64: the same read names, CNTFRQ's rate (where HWCAP_EVTSTRM shows the timer), no goal for the unordered read. */
 #define TOOL_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
 #define TOOL_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
 #define TOOL_SHOW_COUNTER_RATE 1

@@ -15,11 +15,6 @@
 /* CPUID 0x80000001 EDX bit 27 */
 #define FR_ARCH_ORDERED_FEATURE "RDTSCP"
 #define FR_ARCH_COUNTER_WORD "tsc"
-/*
- * What FASTRAW_TSC's warning lists besides these names, "ordered" and "unordered": nothing, since
- * x86's names, which every architecture takes (proc/env.c), are these.
- */
-#define FR_ARCH_TSC_MORE_NAMES ""
 
 /* Calibrated mode's eligibility words: the kernel's names for what it thinks of the TSC. */
 #define FR_ARCH_CLOCKSOURCE "tsc"
