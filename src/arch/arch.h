@@ -103,6 +103,9 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             mask the counter with S64_MAX (x86 6.5+), else 0:
  *                                             what tells eras that read one page apart
  *                                             (startup/locate.c)
+ *   FR_ARCH_HAS_TIME64                        0 or 1: a 32-bit ABI whose libc and vDSO have a
+ *                                             64-bit-time clock_gettime beside the 32-bit one
+ *                                             (FR_ARCH_VDSO_CLOCK_GETTIME64 names the vDSO's)
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where
@@ -163,6 +166,10 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #include "arch/aarch64/abi.h"
 #include "arch/aarch64/counter.h"
 #include "arch/aarch64/rawsys.h"
+#elif defined(__arm__)
+#include "arch/arm/abi.h"
+#include "arch/arm/counter.h"
+#include "arch/arm/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif
@@ -173,7 +180,7 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  */
 #if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
 	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
-	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)
+	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES) || !defined(FR_ARCH_HAS_TIME64)
 #error "libfastraw: src/arch/<cpu>/ leaves out a hook that arch/arch.h lists"
 #endif
 
