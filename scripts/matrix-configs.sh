@@ -187,7 +187,7 @@ guest_machine() {
 	arm)
 		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) cntvct=\([01]\) cntfrq=\([0-9]*\).*/\1 clocksource=\2 cntvct=\3 cntfrq=\4/p' "$log" | head -n 1)
 		printf '%s\n%s\n' "$machine" "$(sed -n 's/.* cntvct=\([01]\) cntfrq=\([0-9]*\)/\2 \1/p' <<<"$machine" |
-			awk '{ printf "%gMHz cntvct=%s", $1 / 1e6, $2 }')"
+			awk '{ printf "%gMHz pl0=%s", $1 / 1e6, $2 }')"
 		;;
 	esac
 }

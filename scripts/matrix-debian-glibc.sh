@@ -77,6 +77,14 @@ sysroot() {
 		dpkg-deb -x "$deb" "$SYSROOT"
 	done
 	dpkg-deb -f "$apt/debs"/libc6_*.deb Version >"$SYSROOT/.libc6-version"
+	# A merged-/usr release (trixie) ships its libraries under usr/lib alone: /lib is the
+	# system's link, which its libc.so script and its programs' loader path go through.
+	[ -e "$SYSROOT/lib" ] || ln -s usr/lib "$SYSROOT/lib"
+	# Links to absolute paths (libdl.so -> /lib/<triple>/libdl.so.2) point into the sysroot:
+	# else the linker, finding them through -L, would take the static libraries instead.
+	find "$SYSROOT" -type l -lname '/*' | while read -r link; do
+		ln -sfn "$SYSROOT$(readlink "$link")" "$link"
+	done
 	touch "$SYSROOT/.complete"
 }
 
@@ -102,8 +110,17 @@ for lib in "$LDSO" libc.so.6 libpthread.so.0 libdl.so.2 librt.so.1; do
 done
 
 E2E=$ROOT/tests/e2e
+# Debian's cross compiler searches its own libc's headers and libraries (the host's
+# /usr/<triple>) before the sysroot's: the release's come first here (-nostdinc with the
+# compiler's own headers and the sysroot's; -B and -L for the start files and libraries), else
+# a program would need that newer libc's symbol versions (GLIBC_2.34 on bullseye's 2.31).
+libdirs=()
+for d in "$SYSROOT/usr/lib/$TRIPLE" "$SYSROOT/lib/$TRIPLE"; do
+	[ -d "$d" ] && libdirs+=(-B"$d/" -L"$d")
+done
 # shellcheck disable=SC2054  # the commas are inside -Wl, options
-flags=(--sysroot="$SYSROOT" -std=gnu11 -O2 -Wall -Wextra -pthread -fPIE -pie -static-libgcc
+flags=(--sysroot="$SYSROOT" -nostdinc -isystem "$("$CC" -print-file-name=include)"
+	-isystem "$SYSROOT/usr/include/$TRIPLE" -isystem "$SYSROOT/usr/include" "${libdirs[@]}" -std=gnu11 -O2 -Wall -Wextra -pthread -fPIE -pie -static-libgcc
 	-I"$ROOT/tests/support" -I"$ROOT/tests/oracle/$ARCH" -I"$E2E" -I"$ROOT/src"
 	-Wl,--dynamic-linker="$LIB/$LDSO" -Wl,-rpath,"$LIB" -Wl,--disable-new-dtags)
 want=clock_gettime
@@ -118,6 +135,10 @@ build() {
 	shift
 	"$CC" "${flags[@]}" -o "$OUT/$out" "$@" -ldl >"$OUT/cc.log" 2>&1 ||
 		{ sed 's/^/  cc| /' "$OUT/cc.log" >&2; say "$out does not build against $RELEASE's glibc $version"; exit 1; }
+	# No symbol of a glibc newer than the release's (the host's cross libc leaking in).
+	newest=$("$OBJDUMP" -T "$OUT/$out" | grep -o 'GLIBC_2\.[0-9]*' | sort -V | tail -n 1)
+	[ -z "$newest" ] || [ "$(printf '%s\n' "$newest" "GLIBC_$version" | sort -V | tail -n 1)" = "GLIBC_$version" ] ||
+		{ say "$out needs $newest, newer than $RELEASE's glibc $version"; exit 1; }
 	# The clock_gettime the program binds: the 32-bit entry or the 64-bit one, never both.
 	bound=$("$OBJDUMP" -T "$OUT/$out" | awk '$NF ~ /^(__)?clock_gettime(64)?$/ { print $NF }' | sort -u | tr '\n' ' ')
 	[ -z "$bound" ] || [ "$bound" = "$want " ] ||
