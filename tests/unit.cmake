@@ -14,6 +14,7 @@ endfunction()
 set(fr_synth unit/synth.c oracle/${FR_ARCH}/synth_eras.c)
 
 fr_add_unit_test(rawmath unit/test_rawmath.c)
+fr_add_unit_test(wide unit/test_wide.c)
 fr_add_unit_test(kdata unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c ${fr_synth})
 fr_add_unit_test(fastpath unit/test_fastpath.c unit/fastpath_hv.c unit/fastpath_masked.c ${fr_synth})
 fr_add_unit_test(env unit/test_env.c)

@@ -7,88 +7,10 @@
 #include <time.h>
 
 #include "base/access.h"
+#include "math/wide.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
-
-/*
- * The few 128-bit steps of the math, as plain functions: with the compiler's 128-bit integers
- * where the target has them (64-bit targets), in 32-bit pieces on 32-bit targets (arm), which
- * have none. The x86 and arm64 builds compile exactly the expressions they always did.
- */
-#ifdef __SIZEOF_INT128__
-/* (a * m + add) >> shift (shift < 64), the product in 128 bits. */
-static inline uint64_t fr_wide_mul_add_shr(uint64_t a, uint32_t m, uint64_t add, uint32_t shift)
-{
-	return (uint64_t)(((unsigned __int128)a * m + add) >> shift);
-}
-
-/* (d * m + add) >> shift, arithmetic (a floor), in 128 bits; the low 64 bits of it. */
-static inline int64_t fr_wide_smul_add_sar(int64_t d, uint32_t m, uint64_t add, uint32_t shift)
-{
-	__int128 x = (__int128)d * m + (__int128)add;
-
-	/* >> of a negative __int128 is arithmetic in GCC and Clang: a floor. */
-	return (int64_t)(x >> shift);
-}
-
-/* The high 64 bits of a * b. */
-static inline uint64_t fr_wide_mul_hi(uint64_t a, uint64_t b)
-{
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-}
-#else
-/* a * m as 128 bits, *hi:*lo (hi < 2^32). */
-static inline void fr_wide_mul32(uint64_t a, uint32_t m, uint64_t *hi, uint64_t *lo)
-{
-	uint64_t p0 = (a & 0xffffffffu) * m, p1 = (a >> 32) * m;
-
-	*lo = p0 + (p1 << 32);
-	*hi = (p1 >> 32) + (*lo < p0);
-}
-
-/* hi:lo >> shift (shift < 64), the low 64 bits; hi's sign shifts in when arith. */
-static inline uint64_t fr_wide_shr(uint64_t hi, uint64_t lo, uint32_t shift)
-{
-	shift &= 63;
-	return shift ? (lo >> shift) | (hi << (64 - shift)) : lo;
-}
-
-static inline uint64_t fr_wide_mul_add_shr(uint64_t a, uint32_t m, uint64_t add, uint32_t shift)
-{
-	uint64_t hi, lo;
-
-	fr_wide_mul32(a, m, &hi, &lo);
-	lo += add;
-	hi += lo < add;
-	return fr_wide_shr(hi, lo, shift);
-}
-
-static inline int64_t fr_wide_smul_add_sar(int64_t d, uint32_t m, uint64_t add, uint32_t shift)
-{
-	uint64_t hi, lo;
-
-	fr_wide_mul32(d < 0 ? 0 - (uint64_t)d : (uint64_t)d, m, &hi, &lo);
-	if (d < 0) {
-		/* Two's complement of the 128-bit product. */
-		hi = ~hi + (lo == 0);
-		lo = 0 - lo;
-	}
-	lo += add;
-	hi += lo < add;
-	/* The bits above 64 after the shift are dropped; only hi's low bits reach the result. */
-	return (int64_t)fr_wide_shr(hi, lo, shift);
-}
-
-static inline uint64_t fr_wide_mul_hi(uint64_t a, uint64_t b)
-{
-	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-#endif
 
 #define FR_NSEC_PER_SEC 1000000000ULL
 #define FR_S64_MAX 0x7fffffffffffffffULL
@@ -151,7 +73,8 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
 		if (FR_UNLIKELY(delta > v->max_cycles)) {
 			if (delta & FR_BIT62)
 				return v->base_nsec >> v->shift;
-			return fr_wide_mul_add_shr(delta & FR_S64_MAX, v->mult, v->base_nsec, v->shift);
+			return fr_u128_lo(fr_u128_shr(fr_u128_add64(fr_u128_mul(delta & FR_S64_MAX, v->mult), v->base_nsec),
+						      v->shift));
 		}
 		return (delta * v->mult + v->base_nsec) >> v->shift;
 	}
@@ -203,8 +126,11 @@ static inline int64_t fr_ts_ns(uint64_t sec, uint64_t ns)
  */
 static inline int64_t fr_raw_line_ns(uint64_t cycles, const struct fr_raw_vals *v)
 {
-	return (int64_t)(v->base_sec * FR_NSEC_PER_SEC +
-			 (uint64_t)fr_wide_smul_add_sar((int64_t)(cycles - v->cycle_last), v->mult, v->base_nsec, v->shift));
+	fr_s128 x = fr_s128_add(fr_s128_mul((int64_t)(cycles - v->cycle_last), v->mult),
+				fr_s128_of_u(fr_u128_of(v->base_nsec)));
+
+	/* The shift is arithmetic: a floor. */
+	return (int64_t)(v->base_sec * FR_NSEC_PER_SEC + (uint64_t)fr_s128_lo(fr_s128_sar(x, v->shift)));
 }
 
 /* struct pvclock_vcpu_time_info (arch/x86/include/asm/pvclock-abi.h), the values one reading uses. */
@@ -275,7 +201,7 @@ struct fr_hvclock_vals {
  */
 static inline uint64_t fr_hvclock_cycles(const struct fr_hvclock_vals *h, uint64_t tsc)
 {
-	return fr_wide_mul_hi(tsc, h->scale) + h->offset;
+	return fr_u128_lo(fr_u128_shr(fr_u128_mul(tsc, h->scale), 64)) + h->offset;
 }
 
 #pragma GCC visibility pop

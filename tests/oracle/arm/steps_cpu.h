@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <asm/ptrace.h>
+#include <sys/user.h>
 
 #include "arch/insn.h"
 
@@ -15,11 +15,12 @@
 #define STEP_SHOW_BYTES 4
 #define STEP_SHOW_WORD 0
 
-typedef struct pt_regs step_regs;
+/* glibc's view of the NT_PRSTATUS set (<asm/ptrace.h>'s struct pt_regs clashes with <sys/ptrace.h>): r0-r15, cpsr, orig_r0. */
+typedef struct user_regs step_regs;
 
 static inline uintptr_t step_pc(const step_regs *r)
 {
-	return (uintptr_t)r->ARM_pc;
+	return (uintptr_t)r->uregs[15];
 }
 
 /*
