@@ -105,7 +105,9 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             (startup/locate.c)
  *   FR_ARCH_HAS_TIME64                        0 or 1: a 32-bit ABI whose libc and vDSO have a
  *                                             64-bit-time clock_gettime beside the 32-bit one
- *                                             (FR_ARCH_VDSO_CLOCK_GETTIME64 names the vDSO's)
+ *                                             (FR_ARCH_VDSO_CLOCK_GETTIME32 names the vDSO's
+ *                                             32-bit one; the library is built with 64-bit
+ *                                             time_t, FR_ARCH_VDSO_CLOCK_GETTIME the 64-bit)
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where
@@ -191,6 +193,11 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  * file-backed pages on which it fails); x86-64 moves the buffers to its .lbss only to spare the
  * .data page a fault.
  */
+/*
+ * FR_SYMBOL_NAME(name): a declaration's symbol name spelt out (an asm label), right on every
+ * ELF target; for the exports whose C name <time.h> redirects under _TIME_BITS=64.
+ */
+#define FR_SYMBOL_NAME(name) __asm__(name)
 #ifndef FR_ARCH_PAGE_SECTION
 #define FR_ARCH_PAGE_SECTION(name) ".bss.fr_page." #name
 #endif

@@ -3,6 +3,7 @@
 #ifndef FR_RAWMATH_H
 #define FR_RAWMATH_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -96,8 +97,36 @@ static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 		sec += (uint32_t)(ns / FR_NSEC_PER_SEC);
 		ns %= FR_NSEC_PER_SEC;
 	}
+#if __SIZEOF_LONG__ < 8 && defined(__USE_TIME_BITS64)
+	/*
+	 * 32-bit ABIs with 64-bit time_t (armhf under _TIME_BITS=64): tv_nsec is 32 bits followed by
+	 * 32 bits of padding (little-endian), which the kernel's __kernel_timespec, the one its vDSO
+	 * and clock_gettime64 write, fills with 0: so do we, all 16 bytes, as glibc's caller sees them.
+	 */
+	typedef struct {
+		int64_t sec, nsec;
+	} __attribute__((may_alias)) fr_kts;
+	_Static_assert(sizeof(struct timespec) == sizeof(fr_kts), "a 64-bit-time timespec is 16 bytes");
+
+	((fr_kts *)ts)->sec = (int64_t)sec;
+	((fr_kts *)ts)->nsec = (int64_t)ns;
+#else
 	ts->tv_sec = (time_t)sec;
 	ts->tv_nsec = (long)ns;
+#endif
+}
+
+/*
+ * A timespec as glibc's 32-bit-time one (its clock_gettime on 32-bit ABIs, 2.31+): -EOVERFLOW,
+ * *sec and *nsec untouched, when tv_sec leaves int32_t; else 0 with both fields.
+ */
+static inline int fr_ts_to32(const struct timespec *ts, int32_t *sec, int32_t *nsec)
+{
+	if ((int64_t)ts->tv_sec != (int32_t)ts->tv_sec)
+		return -EOVERFLOW;
+	*sec = (int32_t)ts->tv_sec;
+	*nsec = (int32_t)ts->tv_nsec;
+	return 0;
 }
 
 /* Below this many nanoseconds fr_ts_set's carry into seconds is a plain division (2^32 s). */

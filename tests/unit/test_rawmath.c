@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of rawmath.h: each era's delta rules, normalisation, the pvclock and Hyper-V scaling, against a u128 model. */
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -348,6 +349,35 @@ START_TEST(pvclock_cycles)
 }
 END_TEST
 
+/* glibc's 32-bit-time conversion: every int32_t tv_sec passes, one second beyond either end is EOVERFLOW. */
+START_TEST(ts_to32_overflow)
+{
+	static const struct {
+		int64_t sec;
+		int ok;
+	} cases[] = { { 0, 1 },	       { INT32_MAX, 1 }, { (int64_t)INT32_MAX + 1, 0 }, { INT32_MIN, 1 },
+		      { (int64_t)INT32_MIN - 1, 0 }, { 1LL << 32, 0 }, { INT64_MAX, 0 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct timespec ts = { .tv_sec = (time_t)cases[i].sec, .tv_nsec = 999999999 };
+		int32_t sec = 7, nsec = 8;
+
+		/* A 32-bit time_t cannot hold the cases beyond int32_t: only the ones it can are asked. */
+		if ((int64_t)ts.tv_sec != cases[i].sec)
+			continue;
+		if (cases[i].ok) {
+			ck_assert_int_eq(fr_ts_to32(&ts, &sec, &nsec), 0);
+			ck_assert_int_eq(sec, (int32_t)cases[i].sec);
+			ck_assert_int_eq(nsec, 999999999);
+		} else {
+			ck_assert_int_eq(fr_ts_to32(&ts, &sec, &nsec), -EOVERFLOW);
+			ck_assert_int_eq(sec, 7);
+			ck_assert_int_eq(nsec, 8);
+		}
+	}
+}
+END_TEST
+
 START_TEST(mul_u64_u32_shr32)
 {
 	static const uint64_t d_edge[] = { 0, 1, 0xffffffffULL, 1ULL << 32, UINT64_MAX, 1ULL << 63 };
@@ -449,6 +479,7 @@ static Suite *rawmath_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("helpers");
 	tcase_add_test(tc, ts_set_normalises);
+	tcase_add_test(tc, ts_to32_overflow);
 	tcase_add_test(tc, pvclock_cycles);
 	tcase_add_test(tc, hvclock_cycles);
 	tcase_add_test(tc, mul_u64_u32_shr32);

@@ -14,13 +14,15 @@
 #pragma GCC visibility push(hidden)
 
 /*
- * The vDSO's clock_gettime (32-bit timespec) and its symbol version (arch/arm/vdso/vdso.lds.S,
- * 4.1+; the 64-bit-time __vdso_clock_gettime64 beside it from 5.5). The kernel removes both names
- * from the vDSO's symbol table at boot when the virtual counter is unusable (arch/arm/kernel/
- * vdso.c, patch_vdso): no name, no fast path.
+ * The vDSO's clock_gettime and its symbol version (arch/arm/vdso/vdso.lds.S). The library is
+ * built with 64-bit time_t (sources.cmake), so its vDSO function is the 64-bit-time
+ * __vdso_clock_gettime64 (5.5+, the generic vDSO); the 32-bit-time __vdso_clock_gettime (4.1+)
+ * is looked up only to be intercepted. The kernel removes both names from the vDSO's symbol
+ * table at boot when the virtual counter is unusable (arch/arm/kernel/vdso.c, patch_vdso): no
+ * name, no fast path. Before 5.5 there is no __vdso_clock_gettime64 at all.
  */
-#define FR_ARCH_VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
-#define FR_ARCH_VDSO_CLOCK_GETTIME64 "__vdso_clock_gettime64"
+#define FR_ARCH_VDSO_CLOCK_GETTIME "__vdso_clock_gettime64"
+#define FR_ARCH_VDSO_CLOCK_GETTIME32 "__vdso_clock_gettime"
 #define FR_ARCH_VDSO_VERSION "LINUX_2.6"
 
 /* The architecture as the launcher's messages name it (uname -m says armv7l), and its ELF e_machine. */

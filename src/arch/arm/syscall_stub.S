@@ -15,8 +15,9 @@
 	.hidden fr_syscall_served
 
 /*
- * r2 provably writable: p >= sp and p + 8 (a 32-bit timespec) <= the end of the 4 KiB block
- * holding sp - 8, unsigned, then the stub's own store below sp (see below); else to next.
+ * r2 provably writable: p >= sp and p + 16 (the kernel's 64-bit __kernel_timespec, the library's
+ * struct timespec under _TIME_BITS=64) <= the end of the 4 KiB block holding sp - 8, unsigned,
+ * then the stub's own store below sp (see below); else to next.
  */
 .macro stack_block_or_next next
 	mov ip, sp
@@ -25,7 +26,7 @@
 	sub ip, ip, #8
 	lsr ip, ip, #12
 	lsl ip, ip, #12
-	addw ip, ip, #4088
+	addw ip, ip, #4080
 	cmp r2, ip
 	bhi \next
 	mov ip, #0
@@ -34,13 +35,15 @@
 
 /*
  * glibc's arm syscall() takes the number in r0, three arguments in r1-r3 and the rest on the
- * stack. Every call but a served RAW clock_gettime (the 32-bit-time SYS_clock_gettime) jumps on
+ * stack. Every call but a served RAW SYS_clock_gettime64 (Linux 5.1+, the 64-bit-time system
+ * call, whose timespec is the library's own; the 32-bit-time SYS_clock_gettime goes on to the
+ * kernel) jumps on
  * to the next syscall() in the chain with r0-r3, sp and lr as the caller left them, so that a
  * later interposer, and in the end libc, sees exactly the call it would see without us. Only
  * ip, the intra-procedure-call scratch register, is used otherwise.
  *
  * RAW is served only for a p the stub can prove writable without a system call. bl writes
- * nothing to memory, so the stub makes its own write, as arm64's does: p >= sp and p + 8 <=
+ * nothing to memory, so the stub makes its own write, as arm64's does: p >= sp and p + 16 <=
  * the end of the 4 KiB block holding sp - 8, then a store to sp - 8, below sp where nothing
  * lives (AAPCS has no red zone). That store and the timespec are in one page, mapped and
  * writable for this thread, so fr_syscall_raw's store cannot fault where the kernel would
@@ -52,7 +55,7 @@
 fr_arm_func syscall
 	.cfi_startproc
 0:
-	movw ip, #SYS_clock_gettime
+	movw ip, #SYS_clock_gettime64
 	cmp r0, ip
 	bne 1f
 	cmp r1, #FR_STUB_CLOCK_MONOTONIC_RAW

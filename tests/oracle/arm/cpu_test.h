@@ -23,6 +23,8 @@ static inline long frt_ksys2(long nr, long a1, long a2)
 	return r0;
 }
 
+/* The kernel's clock_gettime for this build's struct timespec: 64-bit time_t (src/arch/arm/sources.cmake), so clock_gettime64 (Linux 5.1+). */
+#define FRT_SYS_CLOCK_GETTIME SYS_clock_gettime64
 /* seccomp_data.arch of this process's system calls (<linux/audit.h>). */
 #define FRT_AUDIT_ARCH AUDIT_ARCH_ARM
 /* Sets the return value of the interrupted system call in a signal handler's context (<ucontext.h>). */
