@@ -23,6 +23,9 @@ static void read_notes(struct elfwalk *w, const char *p, size_t len)
 	}
 }
 
+/* ElfW's class: this process's objects, the vDSO among them. */
+#define ELF_CLASS_OF_THIS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+
 int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 {
 	const ElfW(Ehdr) *eh = base;
@@ -31,8 +34,8 @@ int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 	int loads = 0;
 
 	memset(w, 0, sizeof(*w));
-	*why = "not a 64-bit ELF image";
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	*why = "not an ELF image of this process's class";
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELF_CLASS_OF_THIS)
 		return -1;
 	ph = (const void *)((const char *)base + eh->e_phoff);
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
@@ -105,7 +108,8 @@ static void *found(const struct elfwalk *w, unsigned i, const char *name, const 
 static void *by_gnu(const struct elfwalk *w, const char *name, const char *version)
 {
 	uint32_t h = 5381, nb = w->gnu[0], first = w->gnu[1], words = w->gnu[2];
-	const uint32_t *buckets = w->gnu + 4 + 2 * (size_t)words, *chains = buckets + nb;
+	/* The Bloom filter's words are the class's addresses: two 32-bit words each on 64-bit, one on 32-bit. */
+	const uint32_t *buckets = w->gnu + 4 + sizeof(ElfW(Addr)) / 4 * (size_t)words, *chains = buckets + nb;
 	void *p;
 
 	for (const char *c = name; *c; c++)
