@@ -139,10 +139,13 @@ CONFIGS_aarch64=(
 # timens cases out as on 4.19.
 ARM_CPU=cortex-a15,cntfrq=24000000
 ARM_CS=arch_sys_counter
-# The arm build has no e2e_api, e2e_syscall (their register-level syscall() probe) nor
-# e2e_settime (the live oracle) yet.
-ARM_ACTIVE_SUITES=oracle,e2e_bracket,e2e_causality,e2e_steps,e2e_clocks,e2e_env,e2e_lifecycle,e2e_lookup
-ARM_HOST_SUITES=$ARM_ACTIVE_SUITES,e2e_host,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
+# The arm build has no oracle yet (its vDSO copy's rewriter is arm64's alone: the suite exits
+# 77), no e2e_api, e2e_syscall (their register-level syscall() probe) nor e2e_settime (the live
+# oracle), and no e2e_steps (32-bit ARM's ptrace has no PTRACE_SINGLESTEP: EIO). The lists are
+# kept short for time: under TCG e2e_bracket takes 1-3 min a guest, e2e_env and e2e_lifecycle
+# 2-5 min (measured beside four other builds on 2 cores).
+ARM_ACTIVE_SUITES=e2e_bracket,e2e_causality,e2e_clocks,e2e_lookup,e2e_lifecycle
+ARM_HOST_SUITES=e2e_bracket,e2e_causality,e2e_clocks,e2e_lookup,e2e_vdso_id,e2e_unload,e2e_stats
 ARM_USERLAND_SUITES=e2e_bracket,e2e_clocks,e2e_causality,e2e_lookup
 CONFIGS_arm=(
 	"armmp-6.1|6.1||$ARM_CS|active|$ARM_ACTIVE_SUITES|0|$ARM_CPU|2"

@@ -52,17 +52,18 @@ static int64_t raw_slack_ns(void)
 	return v && strcmp(v, "calibrated") == 0 ? CALIBRATED_BOUND_NS : 0;
 }
 
-/* Reads RAW through p, a 32-bit entry (e2e_as_entry32), bracketed by the kernel, and says where p lives. */
+/* Reads RAW through p, libc's clock_gettime or __clock_gettime (e2e_as_entry32), bracketed by
+   the kernel, and says where p lives. */
 static void check_raw(const char *key, void *p)
 {
 	lookup_check_raw_as(&tally, key, p, e2e_as_entry32(p), raw_slack_ns());
 }
 
-#if E2E_TIME64
-/* The same for p, a 64-bit entry (__clock_gettime64, the vDSO's clock_gettime64). */
+#if __SIZEOF_LONG__ == 4
+/* The same for p, glibc's __clock_gettime64 (a 32-bit CPU's, glibc 2.34+). */
 static void check_raw64(const char *key, void *p)
 {
-	lookup_check_raw(&tally, key, p, raw_slack_ns());
+	lookup_check_raw_as(&tally, key, p, e2e_as_entry64(p), raw_slack_ns());
 }
 #endif
 
@@ -71,18 +72,18 @@ static int in_vdso(const void *p)
 	return (uintptr_t)p >= vdso_lo && (uintptr_t)p < vdso_hi;
 }
 
-/* A vDSO-convention function: 0 or -errno returned, errno never touched. p is a 32-bit entry
-   but where wide (the vDSO's clock_gettime64 in a program with a 64-bit time_t). */
-static void check_vdso_convention_as(const char *key, void *p, int wide)
+/* A vDSO-convention function: 0 or -errno returned, errno never touched. p is the vDSO's
+   FR_ARCH_VDSO_CLOCK_GETTIME (64-bit time), or where narrow its 32-bit-time one. */
+static void check_vdso_convention_as(const char *key, void *p, int narrow)
 {
-	e2e_clock_fn fn = wide ? (e2e_clock_fn)p : e2e_as_entry32(p);
+	e2e_clock_fn fn = narrow ? e2e_as_entry32(p) : e2e_as_entry64(p);
 	struct timespec ts;
 	int ok;
 
 	lookup_check_raw_as(&tally, key, p, fn, raw_slack_ns());
 	if (!fn)
 		return;
-	/* fn still calls p: nothing since has set another 32-bit entry (e2e_as_entry32). */
+	/* fn still calls p: nothing since has named another entry of the other width. */
 	errno = SENTINEL;
 	/* The kernel's own code would write through NULL: only ours promises EFAULT. */
 	ok = in_vdso(p) || (fn(CLOCK_MONOTONIC_RAW, NULL) == -EFAULT && errno == SENTINEL);
@@ -106,7 +107,7 @@ static void find_vdso_mapping(void)
 
 	while (f && fgets(line, sizeof(line), f))
 		if (strstr(line, "[vdso]"))
-			sscanf(line, "%lx-%lx", &vdso_lo, &vdso_hi);
+			sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &vdso_lo, &vdso_hi);
 	if (f)
 		fclose(f);
 }
@@ -207,9 +208,9 @@ static void check_parsed(void)
 		snprintf(key, sizeof(key), "parsed_alias_%s", gnu ? "gnu" : "sysv");
 		check_vdso_convention(key, elfwalk_sym(&w, gnu, "clock_gettime", VDSO_V));
 #endif
-#if E2E_TIME64
-		snprintf(key, sizeof(key), "parsed64_%s", gnu ? "gnu" : "sysv");
-		check_vdso_convention_as(key, elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME "64", VDSO_V), 1);
+#ifdef FR_ARCH_VDSO_CLOCK_GETTIME32
+		snprintf(key, sizeof(key), "parsed32_%s", gnu ? "gnu" : "sysv");
+		check_vdso_convention_as(key, elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME32, VDSO_V), 1);
 #endif
 		if (elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, "LINUX_9.9"))
 			other_fail("a wrong version matched");
@@ -264,7 +265,7 @@ int main(void)
 
 	find_vdso_mapping();
 	if (!libc || !vdso || !vdso_lo) {
-		printf("setup failed: libc %p vdso %p [vdso] %#lx\n", libc, vdso, vdso_lo);
+		printf("setup failed: libc %p vdso %p [vdso] %#" PRIxPTR "\n", libc, vdso, vdso_lo);
 		return 2;
 	}
 	check_raw("default", dlsym(RTLD_DEFAULT, "clock_gettime"));
@@ -280,15 +281,20 @@ int main(void)
 #if VDSO_ALIASES
 	check_vdso_convention("vdso_alias", dlsym(vdso, "clock_gettime"));
 #endif
-#if E2E_TIME64
-	/* What a program with a 64-bit time_t looks up: glibc's __clock_gettime64 (GLIBC_2.34) and
-	   the vDSO's clock_gettime64. */
+	printf("time64=%d\n", E2E_TIME64);
+#if __SIZEOF_LONG__ == 4
+	/* What a program with a 64-bit time_t looks up on a 32-bit CPU: glibc's __clock_gettime64
+	   (GLIBC_2.34; not in older glibcs, whose lookups then find nothing). */
 	check_raw64("default64", dlsym(RTLD_DEFAULT, "__clock_gettime64"));
 	check_raw64("next64", dlsym(RTLD_NEXT, "__clock_gettime64"));
 	check_raw64("handle64", dlsym(libc, "__clock_gettime64"));
 	check_raw64("handle_versioned64", dlvsym(libc, "__clock_gettime64", "GLIBC_2.34"));
-	check_vdso_convention_as("vdso_dlsym64", dlsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME "64"), 1);
-	check_vdso_convention_as("vdso_dlvsym64", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME "64", VDSO_V), 1);
+#endif
+#ifdef FR_ARCH_VDSO_CLOCK_GETTIME32
+	/* The vDSO's 32-bit-time function beside it (32-bit ARM's __vdso_clock_gettime). */
+	printf("vdso32_ways=1\n");
+	check_vdso_convention_as("vdso_dlsym32", dlsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME32), 1);
+	check_vdso_convention_as("vdso_dlvsym32", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME32, VDSO_V), 1);
 #endif
 	check_parsed();
 	check_unchanged();
