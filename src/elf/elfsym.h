@@ -7,6 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* This process's ELF class: what its loader, its libc and its vDSO are (ElfW's width). */
+#if __SIZEOF_POINTER__ == 8
+#define FR_ELF_CLASS ELFCLASS64
+#else
+#define FR_ELF_CLASS ELFCLASS32
+#endif
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
@@ -92,13 +99,6 @@ extern const char fr_elfsym_data[];
  * at any time, as the loader's own lazy binding assumes).
  */
 void *fr_elfsyms_lookup_default(const struct fr_elfsyms *s, const char *name);
-
-/* The ELF class of this process's objects (ElfW's): a 64-bit library reads no 32-bit image, nor the reverse. */
-#if UINTPTR_MAX > 0xffffffffu
-#define FR_ELF_CLASS ELFCLASS64
-#else
-#define FR_ELF_CLASS ELFCLASS32
-#endif
 
 /* The largest image fr_elf_image_end measures (1 MiB: a vDSO is a few pages). */
 #define FR_ELF_IMAGE_MAX ((uintptr_t)1 << 20)

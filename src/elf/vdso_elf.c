@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds a versioned dynamic symbol in the vDSO's ELF image by its hash tables. */
 #include "elf/vdso_elf.h"
+#include "elf/elfsym.h"
 
 #include <elf.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Walks an image's program headers, dynamic section, both hash tables, version definitions and notes. */
+#include "elf/elfsym.h"
 #include "elfwalk.h"
 
 #include <elf.h>
@@ -23,9 +24,6 @@ static void read_notes(struct elfwalk *w, const char *p, size_t len)
 	}
 }
 
-/* ElfW's class: this process's objects, the vDSO among them. */
-#define ELF_CLASS_OF_THIS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
-
 int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 {
 	const ElfW(Ehdr) *eh = base;
@@ -35,7 +33,7 @@ int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 
 	memset(w, 0, sizeof(*w));
 	*why = "not an ELF image of this process's class";
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELF_CLASS_OF_THIS)
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != FR_ELF_CLASS)
 		return -1;
 	ph = (const void *)((const char *)base + eh->e_phoff);
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
