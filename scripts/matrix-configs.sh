@@ -146,14 +146,15 @@ ARM_CS=arch_sys_counter
 # are left out until the port's dlopen path is fixed. The lists are kept short for time: under
 # TCG e2e_bracket takes 1-4 min a guest, e2e_lookup 1-2, e2e_env and e2e_lifecycle 2-5 (measured
 # beside four other builds on 2 cores).
+# Three guests, not four, for the suite's time budget: the 6.12 kernel runs the userlands' two,
+# which also run the cross-built suites (their probes replaced), so an armmp-6.12 guest of its
+# own (measured: bracket, causality, clocks, lookup and vdso_id pass there) adds no kernel.
 ARM_ACTIVE_SUITES=e2e_bracket,e2e_causality,e2e_clocks,e2e_lookup,e2e_lifecycle
-ARM_HOST_SUITES=e2e_bracket,e2e_causality,e2e_clocks,e2e_lookup,e2e_vdso_id
 ARM_USERLAND_SUITES=e2e_bracket,e2e_clocks,e2e_causality,e2e_lookup
 CONFIGS_arm=(
 	"armmp-6.1|6.1||$ARM_CS|active|$ARM_ACTIVE_SUITES|0|$ARM_CPU|2"
-	"armmp-6.12|6.12||$ARM_CS|active|$ARM_HOST_SUITES|0|$ARM_CPU|2"
 	"bullseye-6.12|6.12|FR_MATRIX_ENV=bullseye|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
-	"trixie-6.12|6.12|FR_MATRIX_ENV=trixie|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
+	"trixie-6.12|6.12|FR_MATRIX_ENV=trixie|$ARM_CS|active|$ARM_USERLAND_SUITES,e2e_vdso_id|0|$ARM_CPU|2"
 )
 
 # matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH and kernel flavour
