@@ -77,6 +77,7 @@ sysroot() {
 		dpkg-deb -x "$deb" "$SYSROOT"
 	done
 	dpkg-deb -f "$apt/debs"/libc6_*.deb Version >"$SYSROOT/.libc6-version"
+	rm -rf "$apt/debs"
 	# A merged-/usr release (trixie) ships its libraries under usr/lib alone: /lib is the
 	# system's link, which its libc.so script and its programs' loader path go through.
 	[ -e "$SYSROOT/lib" ] || ln -s usr/lib "$SYSROOT/lib"
