@@ -32,7 +32,7 @@ int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 	int loads = 0;
 
 	memset(w, 0, sizeof(*w));
-	*why = "not a 64-bit ELF image";
+	*why = "not an ELF image of this process's class";
 	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != FR_ELF_CLASS)
 		return -1;
 	ph = (const void *)((const char *)base + eh->e_phoff);
@@ -106,7 +106,8 @@ static void *found(const struct elfwalk *w, unsigned i, const char *name, const 
 static void *by_gnu(const struct elfwalk *w, const char *name, const char *version)
 {
 	uint32_t h = 5381, nb = w->gnu[0], first = w->gnu[1], words = w->gnu[2];
-	const uint32_t *buckets = w->gnu + 4 + 2 * (size_t)words, *chains = buckets + nb;
+	/* The Bloom filter's words are the class's addresses: two 32-bit words each on 64-bit, one on 32-bit. */
+	const uint32_t *buckets = w->gnu + 4 + sizeof(ElfW(Addr)) / 4 * (size_t)words, *chains = buckets + nb;
 	void *p;
 
 	for (const char *c = name; *c; c++)

@@ -17,13 +17,16 @@ const char *lookup_where(const void *p);
    times between two kernel reads into sum, each answer allowed slack_ns outside the bracket. */
 void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t slack_ns);
 
+/* The same, p called through fn (e2e_as_entry32's, for a 32-bit entry). */
+void lookup_check_raw_as(struct e2e_tally *sum, const char *key, void *p, e2e_clock_fn fn, int64_t slack_ns);
+
 /*
- * The calling convention of p, found as key: the vDSO's (vdso: 0 or -errno returned, errno never
+ * The calling convention of fn, found as key: the vDSO's (vdso: 0 or -errno returned, errno never
  * touched; -EFAULT for a NULL timespec where null_too) or libc's (-1 and errno for an unknown
- * clock id, and EFAULT for a NULL timespec where null_too). 1 when p keeps it or is NULL; else 0,
+ * clock id, and EFAULT for a NULL timespec where null_too). 1 when fn keeps it or is NULL; else 0,
  * with a "FAIL key" line.
  */
-int lookup_convention(const char *key, void *p, int vdso, int null_too);
+int lookup_convention(const char *key, e2e_clock_fn fn, int vdso, int null_too);
 
 /* AT_type as the kernel put it in /proc/self/auxv, or 0. */
 unsigned long lookup_kernel_auxv(unsigned long type);

@@ -17,6 +17,88 @@
 
 typedef int (*e2e_clock_fn)(clockid_t clk, struct timespec *ts);
 
+/*
+ * On a 32-bit CPU glibc has two clock_gettime entries, and the kernel's vDSO two functions: the
+ * 32-bit-time ones (clock_gettime, __clock_gettime, __vdso_clock_gettime) and the 64-bit-time
+ * ones (__clock_gettime64 since glibc 2.34, __vdso_clock_gettime64 since Linux 5.5). Which one a
+ * program's clock_gettime is depends on its time_t: with -D_TIME_BITS=64 (the arm build, Debian
+ * trixie's armhf packages; glibc then defines __USE_TIME_BITS64) it is __clock_gettime64, else
+ * the 32-bit one (Debian bullseye's). E2E_TIME64 says which; E2E_CLOCK_GETTIME names it. A
+ * probe calls an entry of the other width through e2e_as_entry32 or e2e_as_entry64, which hand
+ * it its own timespec and widen or narrow the answer: a process may hold objects of both kinds.
+ * On a 64-bit CPU there is one width, and both are the function itself.
+ */
+/* Newer glibc defines __USE_TIME_BITS64 on 64-bit ABIs too, where there is one entry. */
+#if defined(__USE_TIME_BITS64) && __SIZEOF_LONG__ == 4
+#define E2E_TIME64 1
+#define E2E_CLOCK_GETTIME "__clock_gettime64"
+#else
+#define E2E_TIME64 0
+#define E2E_CLOCK_GETTIME "clock_gettime"
+#endif
+
+/* The two widths' timespecs (the kernel's old_timespec32 and __kernel_timespec). */
+struct e2e_timespec32 {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+struct e2e_timespec64 {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
+
+/* The entry of the other width e2e_other_width calls, one at a time. */
+static inline void **e2e_other_slot(void)
+{
+	static void *slot;
+
+	return &slot;
+}
+
+/* The other width's entry, called with its own timespec, its answer copied; its return value unchanged. */
+static inline int e2e_other_width(clockid_t clk, struct timespec *ts)
+{
+	void *fn = *e2e_other_slot();
+	int rc;
+
+	if (E2E_TIME64) {
+		struct e2e_timespec32 t;
+
+		rc = ((int (*)(clockid_t, struct e2e_timespec32 *))fn)(clk, ts ? &t : NULL);
+		if (rc == 0 && ts) {
+			ts->tv_sec = t.tv_sec;
+			ts->tv_nsec = t.tv_nsec;
+		}
+	} else {
+		struct e2e_timespec64 t;
+
+		rc = ((int (*)(clockid_t, struct e2e_timespec64 *))fn)(clk, ts ? &t : NULL);
+		if (rc == 0 && ts) {
+			ts->tv_sec = (time_t)t.tv_sec;
+			ts->tv_nsec = (long)t.tv_nsec;
+		}
+	}
+	return rc;
+}
+
+/* How to call p, a 32-bit-time entry (clock_gettime, __clock_gettime, __vdso_clock_gettime). */
+static inline e2e_clock_fn e2e_as_entry32(void *p)
+{
+	if (sizeof(long) == 8 || !E2E_TIME64 || !p)
+		return (e2e_clock_fn)p;
+	*e2e_other_slot() = p;
+	return e2e_other_width;
+}
+
+/* How to call p, a 64-bit-time entry (__clock_gettime64, __vdso_clock_gettime64, every entry of a 64-bit CPU). */
+static inline e2e_clock_fn e2e_as_entry64(void *p)
+{
+	if (sizeof(long) == 8 || E2E_TIME64 || !p)
+		return (e2e_clock_fn)p;
+	*e2e_other_slot() = p;
+	return e2e_other_width;
+}
+
 /* CLOCK_MONOTONIC_RAW as the kernel reads it (the raw system call), in ns. */
 static inline int64_t e2e_kernel_raw_ns(void)
 {

@@ -34,14 +34,14 @@ static void check_raw(const char *key, void *p)
 static void check_libc_convention(const char *key, void *p)
 {
 	check_raw(key, p);
-	conv_failures += !lookup_convention(key, p, 0, try_null);
+	conv_failures += !lookup_convention(key, (e2e_clock_fn)p, 0, try_null);
 }
 
 /* The vDSO's calling convention, without a NULL timespec. */
 static void check_vdso_convention(const char *key, void *p)
 {
 	check_raw(key, p);
-	conv_failures += !lookup_convention(key, p, 1, 0);
+	conv_failures += !lookup_convention(key, (e2e_clock_fn)p, 1, 0);
 }
 
 /* The image getauxval gives, parsed with the tests' own reader: both tables lead to one function. */
