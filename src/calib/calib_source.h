@@ -55,6 +55,26 @@ struct fr_gtod_fixed {
 const char *fr_cal_gtod_fixed(const struct fr_gtod_fixed *f, struct fr_gtod *g);
 
 /*
+ * 32-bit ARM's pre-5.5 page, a seam: the unit tests give a synthetic image's symbols, page and
+ * readability. The vDSO's exports are the proof of the era (docs/kernel-data.md, "32-bit ARM
+ * before 5.5"): the pre-5.5 vDSO exports __vdso_clock_gettime and __vdso_gettimeofday alone
+ * (the first one nulled when the kernel found no usable virtual counter); 5.5's generic vDSO
+ * adds __vdso_clock_gettime64 and __vdso_clock_getres.
+ */
+struct fr_armdata_where {
+	const void *vdso;                          /* the vDSO image (its [vdso] start) */
+	const volatile uint8_t *vvar;              /* the [vvar] start, NULL when absent */
+	void *(*sym)(const void *vdso, const char *name, const char *version); /* fr_vdso_sym */
+	int (*readable)(const volatile void *p);   /* fr_readable: 1 readable, else not known to be */
+};
+
+/* The era's reason (FASTRAW_DEBUG) where the vDSO's exports prove a pre-5.5 32-bit ARM kernel. */
+#define FR_ARMDATA_ERA_WHY "pre-5.5 arm: no RAW in the vDSO (it exports neither __vdso_clock_gettime64 nor __vdso_clock_getres)"
+
+/* Reads w->vvar as 32-bit ARM's 4.1-5.4 vdso_data once the exports prove that era: NULL and *g filled, or why not. */
+const char *fr_cal_armdata(const struct fr_armdata_where *w, struct fr_gtod *g);
+
+/*
  * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable (the gtod
  * page g before 5.3), else the rate the CPU reports (fr_arch_counter_rates).
  */

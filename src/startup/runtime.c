@@ -188,6 +188,9 @@ static void plan_make(struct plan *p, fr_real_fn real)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
 	gtod = fr_cal_gtod(p->st.release, &g) == 0 ? &g : NULL;
+	/* The vDSO's exports proved this era (calib/calib_gtod.c): say so, not what the number implies. */
+	if (gtod && gtod->era == FR_GTOD_ARM_4_1 && !located)
+		p->st.reason = FR_ARMDATA_ERA_WHY;
 	p->gtod_era = gtod ? gtod->era : -1;
 	eligible = fr_cal_eligible(&p->cpu, gtod);
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {

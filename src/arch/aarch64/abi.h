@@ -55,6 +55,8 @@
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
 /* arm64 never had the pre-generic x86 vsyscall_gtod_data layout, nor its fixed-address page. */
 #define FR_ARCH_HAS_GTOD 0
+/* 32-bit ARM's pre-5.5 vdso_data (kdata/armdata.h) is no kernel's of this CPU. */
+#define FR_ARCH_HAS_ARMDATA 0
 #define FR_ARCH_GTOD_FIXED_PAGE 0ULL
 
 /*

@@ -79,6 +79,8 @@ static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
 
 /* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
 #define FR_ARCH_HAS_GTOD 1
+/* 32-bit ARM's pre-5.5 vdso_data (kdata/armdata.h) is no kernel's of this CPU. */
+#define FR_ARCH_HAS_ARMDATA 0
 /*
  * 3.10's gtod page (RHEL 7's): VVAR_ADDRESS, a fixmap page at -10 MiB - 4 KiB, above every user
  * mapping, which its vDSO addresses with absolute operands (fr_arch_abs_refs). Later kernels map
