@@ -106,7 +106,8 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   FR_ARCH_HAS_ARMDATA                       0 or 1: kernels 4.1-5.4 had 32-bit ARM's
- *                                             struct vdso_data (kdata/armdata.c)
+ *                                             struct vdso_data (kdata/armdata.c); where 1,
+ *                                             calibrated mode also needs its tk_is_cntvct 1
  *   FR_ARCH_GTOD_FIXED_PAGE                   the fixed address of 3.10's gtod page, 0 where
  *                                             no kernel had one
  *   unsigned fr_arch_abs_refs(code, n, lo, hi, at_lo)

@@ -69,7 +69,9 @@ struct fr_armdata_where {
 };
 
 /* The era's reason (FASTRAW_DEBUG) where the vDSO's exports prove a pre-5.5 32-bit ARM kernel. */
-#define FR_ARMDATA_ERA_WHY "pre-5.5 arm: no RAW in the vDSO (it exports neither __vdso_clock_gettime64 nor __vdso_clock_getres)"
+#define FR_ARMDATA_ERA_WHY                                                                          \
+	"32-bit ARM kernel before 5.5: its vDSO serves no CLOCK_MONOTONIC_RAW (pre-5.5 arm by its "      \
+	"exports: neither __vdso_clock_gettime64 nor __vdso_clock_getres)"
 
 /* Reads w->vvar as 32-bit ARM's 4.1-5.4 vdso_data once the exports prove that era: NULL and *g filled, or why not. */
 const char *fr_cal_armdata(const struct fr_armdata_where *w, struct fr_gtod *g);

@@ -102,7 +102,7 @@ static const struct gtod_layout gtod_layouts[FR_GTOD_ERAS] = {
 const char *fr_gtod_era_name(int era)
 {
 	if (era == FR_GTOD_ARM_4_1)
-		return "arm 4.1-5.4";
+		return "arm-4.1-5.4";
 	return era >= 0 && era < FR_GTOD_ERAS ? gtod_layouts[era].name : "?";
 }
 

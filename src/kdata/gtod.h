@@ -43,7 +43,7 @@ struct fr_gtod {
  * unknown, or an architecture with neither.
  */
 int fr_gtod_era_for_release(const char *release);
-/* The layout's name as docs/kernel-data.md gives it ("3.10", "3.10-debug", "3.16-4.19", "4.20-5.2", "arm 4.1-5.4"); "?" for others. */
+/* The layout's name as docs/kernel-data.md gives it ("3.10", "3.10-debug", "3.16-4.19", "4.20-5.2", "arm-4.1-5.4"); "?" for others. */
 const char *fr_gtod_era_name(int era);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
    here) and checks it is laid out as era says. Returns NULL or why it could not (odd seq that

@@ -97,7 +97,7 @@ START_TEST(page_over_release)
 	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_4_20), "4.20-5.2");
 	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_3_10_DEBUG), "3.10-debug");
 	ck_assert_str_eq(fr_gtod_era_name(-1), "?");
-	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ARM_4_1), "arm 4.1-5.4");
+	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ARM_4_1), "arm-4.1-5.4");
 	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ARM_4_1 + 1), "?");
 }
 END_TEST

@@ -72,7 +72,7 @@ START_TEST(read_cntvct)
 	ck_assert_uint_eq(g.mask, MASK56);
 	ck_assert_uint_eq(g.rt_sec, 1700000000u);
 	ck_assert_uint_eq(g.coarse_nsec, 500000000u);
-	ck_assert_str_eq(fr_gtod_era_name(g.era), "arm 4.1-5.4");
+	ck_assert_str_eq(fr_gtod_era_name(g.era), "arm-4.1-5.4");
 	/* A 64-bit counter's mask (later kernels widen it) is the arch timer's too. */
 	{
 		struct av v = cntvct;
@@ -357,7 +357,7 @@ START_TEST(seed_from_page)
 	build(page, &cntvct);
 	ck_assert_ptr_null(fr_armdata_read(page, &g));
 	fr_cal_seed_choose(NULL, 0, &g, &seed);
-	ck_assert_str_eq(seed.source, "kernel vdso_data mult (arm 4.1-5.4 layout)");
+	ck_assert_str_eq(seed.source, "kernel vdso_data mult (arm-4.1-5.4 layout)");
 	ck_assert_uint_eq(seed.kmult, cntvct.mult);
 	ck_assert_uint_eq(seed.kshift, 24);
 	ck_assert_uint_eq(seed.mult, (uint64_t)cntvct.mult << 8);
