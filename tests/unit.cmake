@@ -14,6 +14,7 @@ endfunction()
 set(fr_synth unit/synth.c oracle/${FR_ARCH}/synth_eras.c)
 
 fr_add_unit_test(rawmath unit/test_rawmath.c)
+fr_add_unit_test(wide unit/test_wide.c)
 fr_add_unit_test(kdata unit/test_kdata.c unit/kdata_check.c unit/kdata_pick.c ${fr_synth})
 fr_add_unit_test(fastpath unit/test_fastpath.c unit/fastpath_hv.c unit/fastpath_masked.c ${fr_synth})
 fr_add_unit_test(env unit/test_env.c)
@@ -43,7 +44,8 @@ if(FASTRAW_SANITIZE)
 endif()
 fr_add_script_test(exports LABELS unit
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>
-  ENV "NM=${CMAKE_NM}" "READELF=${CMAKE_READELF}" "FR_ALLOW_DEPS=${fr_allow_deps}")
+  ENV "NM=${CMAKE_NM}" "READELF=${CMAKE_READELF}" "FR_ALLOW_DEPS=${fr_allow_deps}"
+      "FR_EXPORTS_EXTRA=$<$<BOOL:${FR_ARCH_TIME64}>:__clock_gettime64>")
 # What the loader does for the library in every process: two imports, libc alone, no start
 # files. Not with the sanitizers, whose runtimes add imports, dependencies and start files.
 if(NOT FASTRAW_SANITIZE)

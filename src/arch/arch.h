@@ -103,6 +103,11 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             mask the counter with S64_MAX (x86 6.5+), else 0:
  *                                             what tells eras that read one page apart
  *                                             (startup/locate.c)
+ *   FR_ARCH_HAS_TIME64                        0 or 1: a 32-bit ABI whose libc and vDSO have a
+ *                                             64-bit-time clock_gettime beside the 32-bit one
+ *                                             (FR_ARCH_VDSO_CLOCK_GETTIME32 names the vDSO's
+ *                                             32-bit one; the library is built with 64-bit
+ *                                             time_t, FR_ARCH_VDSO_CLOCK_GETTIME the 64-bit)
  *   FR_ARCH_HAS_GTOD                          0 or 1: kernels before 5.3 had x86's
  *                                             vsyscall_gtod_data (kdata/gtod.c)
  *   FR_ARCH_HAS_ARMDATA                       0 or 1: kernels 4.1-5.4 had 32-bit ARM's
@@ -166,6 +171,10 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #include "arch/aarch64/abi.h"
 #include "arch/aarch64/counter.h"
 #include "arch/aarch64/rawsys.h"
+#elif defined(__arm__)
+#include "arch/arm/abi.h"
+#include "arch/arm/counter.h"
+#include "arch/arm/rawsys.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif
@@ -176,7 +185,7 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  */
 #if !defined(FR_ARCH_DELTA_MASKED) || !defined(FR_ARCH_READERS) || !defined(FR_ARCH_HAS_GTOD) || \
 	!defined(FR_ARCH_HAS_VCLOCK) || !defined(FR_ARCH_MODE_ANY_COUNTER) ||                  \
-	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES)
+	!defined(FR_ARCH_OTHER_CLOCK_INLINE) || !defined(FR_ARCH_TSC_MORE_NAMES) || !defined(FR_ARCH_HAS_TIME64)
 #error "libfastraw: src/arch/<cpu>/ leaves out a hook that arch/arch.h lists"
 #endif
 
@@ -187,6 +196,11 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
  * file-backed pages on which it fails); x86-64 moves the buffers to its .lbss only to spare the
  * .data page a fault.
  */
+/*
+ * FR_SYMBOL_NAME(name): a declaration's symbol name spelt out (an asm label), right on every
+ * ELF target; for the exports whose C name <time.h> redirects under _TIME_BITS=64.
+ */
+#define FR_SYMBOL_NAME(name) __asm__(name)
 #ifndef FR_ARCH_PAGE_SECTION
 #define FR_ARCH_PAGE_SECTION(name) ".bss.fr_page." #name
 #endif

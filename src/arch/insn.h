@@ -7,6 +7,8 @@
 #include "arch/x86_64/insn.h"
 #elif defined(__aarch64__)
 #include "arch/aarch64/insn.h"
+#elif defined(__arm__)
+#include "arch/arm/insn.h"
 #else
 #error "libfastraw: no src/arch/ folder for this architecture"
 #endif

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "arch/arch.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
@@ -26,6 +28,16 @@ typedef int (*fr_clock_fn)(clockid_t clk, struct timespec *ts);
 /* The two stay apart (a typedef of the bare pointer would make them one), at a register's size. */
 _Static_assert(!__builtin_types_compatible_p(fr_real_fn, fr_clock_fn), "the two conventions are distinct types");
 _Static_assert(sizeof(fr_real_fn) == sizeof(fr_clock_fn), "fr_real_fn is one pointer");
+/*
+ * The name of libc's clock_gettime whose timespec is the library's: glibc's 64-bit-time one
+ * (GLIBC_2.34) where a 32-bit ABI has both and the library is built with 64-bit time_t.
+ */
+#if FR_ARCH_HAS_TIME64
+#define FR_CLOCK_GETTIME_NAME "__clock_gettime64"
+#else
+#define FR_CLOCK_GETTIME_NAME "clock_gettime"
+#endif
+
 /* CLOCK_MONOTONIC_RAW as one integer of nanoseconds (-1 when even the pass-through failed). */
 typedef int64_t (*fr_now_fn)(void);
 

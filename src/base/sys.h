@@ -51,10 +51,18 @@ static inline long fr_sys_close(int fd)
 	return fr_sys3(SYS_close, fd, 0, 0);
 }
 
-/* An anonymous private read-write mapping; a negative errno (-4095..-1 as an address) on failure. */
+/*
+ * An anonymous private read-write mapping; a negative errno (-4095..-1 as an address) on failure.
+ * 32-bit ABIs without the old mmap (arm EABI) have mmap2, whose offset counts pages: 0 either way.
+ */
+#ifdef SYS_mmap
+#define FR_SYS_MMAP SYS_mmap
+#else
+#define FR_SYS_MMAP SYS_mmap2
+#endif
 static inline long fr_sys_mmap_anon(size_t len, int prot, int flags)
 {
-	return fr_sys6(SYS_mmap, 0, (long)len, prot, flags, -1, 0);
+	return fr_sys6(FR_SYS_MMAP, 0, (long)len, prot, flags, -1, 0);
 }
 
 static inline long fr_sys_munmap(void *p, size_t len)
@@ -67,12 +75,12 @@ static inline long fr_sys_madvise(void *p, size_t len, int advice)
 	return fr_sys3(SYS_madvise, (long)p, (long)len, advice);
 }
 
-/* The kernel's signal set: 64 signals, one bit each (signal n is bit n - 1), 8 bytes. */
-typedef unsigned long fr_ksigset;
+/* The kernel's signal set: 64 signals, one bit each (signal n is bit n - 1), 8 bytes on 32-bit ABIs too. */
+typedef uint64_t fr_ksigset;
 
 static inline fr_ksigset fr_ksig_bit(int sig)
 {
-	return 1UL << (sig - 1);
+	return 1ULL << (sig - 1);
 }
 
 static inline long fr_sys_sigprocmask(int how, const fr_ksigset *set, fr_ksigset *old)

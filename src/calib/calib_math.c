@@ -71,25 +71,25 @@ void fr_cal_defaults(struct fr_cal_params *p)
 	p->max_width_ns = 20 * 1000;
 }
 
-static int64_t sat(unsigned __int128 v)
+static int64_t sat(fr_u128 v)
 {
-	return v > (unsigned __int128)BIG_NS ? BIG_NS : (int64_t)v;
+	return fr_u128_gt64(v, (uint64_t)BIG_NS) ? BIG_NS : (int64_t)fr_u128_lo(v);
 }
 
 static int64_t ticks_ns(uint64_t ticks, uint64_t mult)
 {
-	return sat(((unsigned __int128)ticks * mult) >> FR_CAL_FRAC);
+	return sat(fr_u128_shr(fr_u128_mul(ticks, mult), FR_CAL_FRAC));
 }
 
 static int64_t ticks_ns_up(uint64_t ticks, uint64_t mult)
 {
-	return sat(((unsigned __int128)ticks * mult + (ONE - 1)) >> FR_CAL_FRAC);
+	return sat(fr_u128_shr(fr_u128_add64(fr_u128_mul(ticks, mult), ONE - 1), FR_CAL_FRAC));
 }
 
-/* A relative bound (32.32) applied to a span of nanoseconds, rounded up. */
+/* A relative bound (32.32) applied to a span of nanoseconds, rounded up; span is sign-extended. */
 static int64_t scale_up(int64_t span, uint64_t rel)
 {
-	return sat(((unsigned __int128)span * rel + (ONE - 1)) >> FR_CAL_FRAC);
+	return sat(fr_u128_shr(fr_u128_add64(fr_u128_mul_w(fr_u128_of_s(span), rel), ONE - 1), FR_CAL_FRAC));
 }
 
 /*
@@ -98,8 +98,8 @@ static int64_t scale_up(int64_t span, uint64_t rel)
  */
 static int64_t drift_ns(int64_t baseline, int64_t span)
 {
-	const unsigned __int128 per = (unsigned __int128)1000000000 * 1000000000;
-	unsigned __int128 v;
+	const uint64_t per = (uint64_t)1000000000 * 1000000000; /* 1e18 < 2^60 */
+	fr_u128 v;
 
 	if (baseline < 0)
 		baseline = 0;
@@ -107,8 +107,8 @@ static int64_t drift_ns(int64_t baseline, int64_t span)
 		return 0;
 	if (baseline > BIG_NS / 2 || span > BIG_NS / 2 || baseline + span > 1000000000000000LL)
 		return BIG_NS;
-	v = (unsigned __int128)(baseline + span) * (uint64_t)span * DRIFT_PPB_PER_S;
-	return sat((v + per - 1) / per);
+	v = fr_u128_mul_w(fr_u128_mul_w(fr_u128_of_s(baseline + span), (uint64_t)span), DRIFT_PPB_PER_S);
+	return sat(fr_u128_div64(fr_u128_add64(v, per - 1), per));
 }
 
 static uint64_t width(const struct fr_cal_point *pt)
@@ -160,11 +160,11 @@ void fr_cal_est_init(struct fr_cal_est *e, const struct fr_cal_params *p, uint64
 uint64_t fr_cal_est_refresh_ticks(const struct fr_cal_est *e)
 {
 	int64_t r = e->p.refresh_ns > 0 ? e->p.refresh_ns : 1;
-	unsigned __int128 t = ((unsigned __int128)r << FR_CAL_FRAC) / conv_mult(e);
+	fr_u128 t = fr_u128_div64(fr_u128_shl(fr_u128_of_s(r), FR_CAL_FRAC), conv_mult(e));
 
-	if (t == 0)
+	if (fr_u128_is0(t))
 		return 1;
-	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+	return fr_u128_gt64(t, UINT64_MAX) ? UINT64_MAX : fr_u128_lo(t);
 }
 
 /* Forget the rate's measurement (not its value) and start again from m. */
@@ -183,9 +183,20 @@ static void restart(struct fr_cal_est *e, const struct fr_cal_mark *m, int keep_
 	e->restarts++;
 }
 
-static __int128 clamp128(__int128 v, __int128 lo, __int128 hi)
+static fr_s128 clamp128(fr_s128 v, fr_s128 lo, fr_s128 hi)
 {
-	return v < lo ? lo : v > hi ? hi : v;
+	return fr_s128_lt(v, lo) ? lo : fr_s128_lt(hi, v) ? hi : v;
+}
+
+/* The larger and the smaller of two. */
+static fr_s128 max128(fr_s128 a, fr_s128 b)
+{
+	return fr_s128_lt(b, a) ? a : b;
+}
+
+static fr_s128 min128(fr_s128 a, fr_s128 b)
+{
+	return fr_s128_lt(a, b) ? a : b;
 }
 
 /*
@@ -203,28 +214,32 @@ static int narrow(struct fr_cal_est *e, const struct fr_cal_mark *m)
 {
 	const struct fr_cal_mark *a = &e->anchor;
 	int64_t span = ticks_ns(m->tsc - a->tsc, e->mult);
-	__int128 pred = (__int128)a->ns + span;
-	__int128 unc = (__int128)a->unc_ns + scale_up(span, e->rate_unc) +
-		       drift_ns(a->ns - e->base.ns, span) + ROUND_NS;
-	__int128 mlo = (__int128)m->ns - m->unc_ns, mhi = (__int128)m->ns + m->unc_ns;
-	__int128 lo = pred - unc > mlo ? pred - unc : mlo;
-	__int128 hi = pred + unc < mhi ? pred + unc : mhi;
-	__int128 dist = pred > m->ns ? pred - m->ns : m->ns - pred, mid;
+	fr_s128 pred = fr_s128_add(fr_s128_of(a->ns), fr_s128_of(span));
+	fr_s128 unc = fr_s128_add(fr_s128_add(fr_s128_of(a->unc_ns), fr_s128_of(scale_up(span, e->rate_unc))),
+				  fr_s128_add(fr_s128_of(drift_ns(a->ns - e->base.ns, span)), fr_s128_of(ROUND_NS)));
+	fr_s128 mns = fr_s128_of(m->ns), munc = fr_s128_of(m->unc_ns);
+	fr_s128 mlo = fr_s128_sub(mns, munc), mhi = fr_s128_add(mns, munc);
+	fr_s128 lo = max128(fr_s128_sub(pred, unc), mlo);
+	fr_s128 hi = min128(fr_s128_add(pred, unc), mhi);
+	fr_s128 dist = fr_s128_lt(mns, pred) ? fr_s128_sub(pred, mns) : fr_s128_sub(mns, pred), mid, both;
 	int ret = 1;
 
-	if (lo > hi) {
-		ret = dist > 2 * (unc + m->unc_ns) ? 0 : e->missed ? -1 : 1;
+	if (fr_s128_lt(hi, lo)) {
+		both = fr_s128_add(unc, munc);
+		ret = fr_s128_lt(fr_s128_add(both, both), dist) ? 0 : e->missed ? -1 : 1;
 		e->missed = MISS_MEMORY;
 		lo = mlo;
 		hi = mhi;
 	} else if (e->missed) {
 		e->missed--;
 	}
-	mid = hi - lo > 2 * (__int128)e->p.budget_ns ? clamp128(pred, lo, hi) : lo + (hi - lo) / 2;
+	mid = fr_s128_lt(fr_s128_mul(2, e->p.budget_ns), fr_s128_sub(hi, lo))
+		      ? clamp128(pred, lo, hi)
+		      : fr_s128_add(lo, fr_s128_half(fr_s128_sub(hi, lo)));
 	e->anchor.tsc = m->tsc;
-	e->anchor.ns = (int64_t)mid;
-	e->anchor.unc_ns = (int64_t)(hi - mid > mid - lo ? hi - mid : mid - lo);
-	e->anchor.hw = mid == m->ns && lo == mlo && hi == mhi ? m->hw : 0;
+	e->anchor.ns = fr_s128_lo(mid);
+	e->anchor.unc_ns = fr_s128_lo(max128(fr_s128_sub(hi, mid), fr_s128_sub(mid, lo)));
+	e->anchor.hw = fr_s128_eq(mid, mns) && fr_s128_eq(lo, mlo) && fr_s128_eq(hi, mhi) ? m->hw : 0;
 	return ret;
 }
 
@@ -237,32 +252,34 @@ static int narrow(struct fr_cal_est *e, const struct fr_cal_mark *m)
 static void measure(struct fr_cal_est *e, int64_t baseline)
 {
 	uint64_t dt = e->anchor.tsc - e->base.tsc;
-	unsigned __int128 m = (((unsigned __int128)baseline << FR_CAL_FRAC) + dt / 2) / dt;
-	unsigned __int128 u, dev = 0;
+	fr_u128 m = fr_u128_div64(fr_u128_add64(fr_u128_shl(fr_u128_of_s(baseline), FR_CAL_FRAC), dt / 2), dt);
+	fr_u128 u, dev = fr_u128_of(0);
 	uint64_t center;
 
-	center = m == 0 ? 1 : m > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)m;
+	center = fr_u128_is0(m) ? 1 : fr_u128_gt64(m, UINT64_MAX / 2) ? UINT64_MAX / 2 : fr_u128_lo(m);
 	if (!e->rate_measured) {
 		reconvert(&e->base, center);
 		reconvert(&e->anchor, center);
 		reconvert(&e->next_base, center);
 	}
-	u = (unsigned __int128)(e->anchor.unc_ns + e->base.unc_ns) << FR_CAL_FRAC;
-	u = (u + (uint64_t)baseline - 1) / (uint64_t)baseline;
-	if (u > UINT64_MAX)
-		u = UINT64_MAX;
+	u = fr_u128_shl(fr_u128_of_s(e->anchor.unc_ns + e->base.unc_ns), FR_CAL_FRAC);
+	u = fr_u128_div64(fr_u128_add64(u, (uint64_t)baseline - 1), (uint64_t)baseline);
+	if (fr_u128_gt64(u, UINT64_MAX))
+		u = fr_u128_of(UINT64_MAX);
 	if (e->recovering && e->mult) {
-		unsigned __int128 w = ((unsigned __int128)center * u) >> FR_CAL_FRAC;
-		__int128 r = clamp128(e->mult, (__int128)center - (__int128)w, (__int128)center + (__int128)w);
+		/* u fits 64 bits here, so the product is exact in 128. */
+		fr_s128 w = fr_s128_of_u(fr_u128_shr(fr_u128_mul(center, fr_u128_lo(u)), FR_CAL_FRAC));
+		fr_s128 c = fr_s128_of_u(fr_u128_of(center));
+		fr_s128 r = clamp128(fr_s128_of_u(fr_u128_of(e->mult)), fr_s128_sub(c, w), fr_s128_add(c, w));
 
-		e->mult = r < 1 ? 1 : (uint64_t)r;
-		dev = e->mult > center ? e->mult - center : center - e->mult;
-		dev = ((dev << FR_CAL_FRAC) + center - 1) / center;
+		e->mult = fr_s128_lt(r, fr_s128_of(1)) ? 1 : (uint64_t)fr_s128_lo(r);
+		dev = fr_u128_of(e->mult > center ? e->mult - center : center - e->mult);
+		dev = fr_u128_div64(fr_u128_add64(fr_u128_shl(dev, FR_CAL_FRAC), center - 1), center);
 	} else {
 		e->mult = center;
 	}
-	u += dev;
-	e->rate_unc = u > UINT64_MAX ? UINT64_MAX : (uint64_t)u;
+	u = fr_u128_add(u, dev);
+	e->rate_unc = fr_u128_gt64(u, UINT64_MAX) ? UINT64_MAX : fr_u128_lo(u);
 	e->rate_measured = 1;
 }
 
@@ -273,10 +290,10 @@ static void measure(struct fr_cal_est *e, int64_t baseline)
 static int64_t predict(const struct fr_cal_est *e, uint64_t closing, unsigned int periods)
 {
 	int64_t lag = closing > e->anchor.tsc ? ticks_ns(closing - e->anchor.tsc, e->mult) : 0;
-	int64_t h = sat((unsigned __int128)lag + (unsigned __int128)(uint64_t)e->p.refresh_ns * periods);
+	int64_t h = sat(fr_u128_add(fr_u128_of_s(lag), fr_u128_mul((uint64_t)e->p.refresh_ns, periods)));
 
-	return sat((unsigned __int128)e->anchor.unc_ns + (uint64_t)scale_up(h, e->rate_unc) +
-		   (uint64_t)drift_ns(e->anchor.ns - e->base.ns, h));
+	return sat(fr_u128_add64(fr_u128_add64(fr_u128_of_s(e->anchor.unc_ns), (uint64_t)scale_up(h, e->rate_unc)),
+				 (uint64_t)drift_ns(e->anchor.ns - e->base.ns, h)));
 }
 
 /* Whether the rate from x to the anchor has at most the error bound of the rate from y. */
@@ -288,7 +305,7 @@ static int rate_bound_le(const struct fr_cal_est *e, const struct fr_cal_mark *x
 		return 0;
 	if (by < e->p.min_baseline_ns || by <= 0)
 		return 1;
-	return (__int128)(e->anchor.unc_ns + x->unc_ns) * by <= (__int128)(e->anchor.unc_ns + y->unc_ns) * bx;
+	return !fr_s128_lt(fr_s128_mul(e->anchor.unc_ns + y->unc_ns, bx), fr_s128_mul(e->anchor.unc_ns + x->unc_ns, by));
 }
 
 /*
@@ -383,7 +400,8 @@ int fr_cal_est_add(struct fr_cal_est *e, const struct fr_cal_point *pt)
 			 * can overlap): the counter went back. Start again from here, or every later
 			 * sandwich would be thrown away and the line never corrected.
 			 */
-			if ((__int128)pt->ns - e->newest.ns <= 2 * (__int128)e->p.max_width_ns)
+			if (!fr_s128_lt(fr_s128_mul(2, e->p.max_width_ns),
+					fr_s128_sub(fr_s128_of(pt->ns), fr_s128_of(e->newest.ns))))
 				return 0;
 			return restart_at(e, pt);
 		}

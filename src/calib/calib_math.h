@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "math/wide.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 
@@ -126,8 +128,8 @@ void fr_cal_slew(const struct fr_cal_published *cur, const struct fr_cal_line *t
 static inline int64_t fr_cal_line_at(const struct fr_cal_line *l, uint64_t tsc)
 {
 	if (tsc >= l->tsc0)
-		return l->ns0 + (int64_t)(((unsigned __int128)(tsc - l->tsc0) * l->mult) >> FR_CAL_FRAC);
-	return l->ns0 - (int64_t)(((unsigned __int128)(l->tsc0 - tsc) * l->mult) >> FR_CAL_FRAC);
+		return l->ns0 + (int64_t)fr_u128_lo(fr_u128_shr(fr_u128_mul(tsc - l->tsc0, l->mult), FR_CAL_FRAC));
+	return l->ns0 - (int64_t)fr_u128_lo(fr_u128_shr(fr_u128_mul(l->tsc0 - tsc, l->mult), FR_CAL_FRAC));
 }
 
 /* The value readers compute. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Calibrated mode's seed: may the counter be trusted, and its rate from the kernel's mult/shift or the CPU's report. */
 #include "calib/calib_seed.h"
+#include "math/wide.h"
 
 #include <stddef.h>
 
@@ -112,20 +113,20 @@ const char *fr_cal_seed_eligible(const struct fr_cpu_features *cpu, int kernel_c
 }
 
 /* round(num / den) when it fits in 64 bits and is nonzero, else 0 (unknown). */
-static uint64_t div_round(unsigned __int128 num, uint64_t den)
+static uint64_t div_round(fr_u128 num, uint64_t den)
 {
-	unsigned __int128 q;
+	fr_u128 q;
 
 	if (!den)
 		return 0;
-	q = (num + den / 2) / den;
-	return q > UINT64_MAX ? 0 : (uint64_t)q;
+	q = fr_u128_div64(fr_u128_add64(num, den / 2), den);
+	return fr_u128_gt64(q, UINT64_MAX) ? 0 : fr_u128_lo(q);
 }
 
 uint64_t fr_cal_seed_mult_from_khz(uint64_t khz)
 {
 	/* ns per tick = 1e6 / khz; in 32.32, 1e6 * 2^32 < 2^53 leaves room for any khz. */
-	return div_round((unsigned __int128)USEC_PER_SEC << 32, khz);
+	return div_round(fr_u128_shl(fr_u128_of(USEC_PER_SEC), 32), khz);
 }
 
 uint64_t fr_cal_seed_mult_from_shift(uint32_t mult, uint32_t shift)
@@ -168,7 +169,7 @@ void fr_cal_seed_from_rates(const struct fr_arch_rates *rates, struct fr_cal_see
 	 */
 	for (int i = 0; i < rates->n && i < FR_ARCH_RATES_MAX; i++) {
 		const struct fr_arch_rate *r = &rates->r[i];
-		uint64_t m = div_round(((unsigned __int128)NSEC_PER_SEC << 32) * r->hz_den, r->hz_num);
+		uint64_t m = div_round(fr_u128_mul_w(fr_u128_shl(fr_u128_of(NSEC_PER_SEC), 32), r->hz_den), r->hz_num);
 
 		if (m) {
 			out->mult = m;

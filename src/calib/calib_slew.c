@@ -5,11 +5,11 @@
 /* Integer arithmetic only, as in calib_math.c: this runs inside the host process, possibly in a signal handler. */
 
 /* How far the slewing line still is from target at t, positive until they meet. */
-static __int128 gap(const struct fr_cal_line *target, const struct fr_cal_line *slew, uint64_t t, int neg)
+static fr_s128 gap(const struct fr_cal_line *target, const struct fr_cal_line *slew, uint64_t t, int neg)
 {
-	__int128 g = (__int128)fr_cal_line_at(target, t) - fr_cal_line_at(slew, t);
+	fr_s128 g = fr_s128_sub(fr_s128_of(fr_cal_line_at(target, t)), fr_s128_of(fr_cal_line_at(slew, t)));
 
-	return neg ? -g : g;
+	return neg ? fr_s128_neg(g) : g;
 }
 
 /*
@@ -29,8 +29,8 @@ void fr_cal_slew(const struct fr_cal_published *cur, const struct fr_cal_line *t
 		 uint64_t tsc_now, uint32_t max_slew_ppm, struct fr_cal_published *out)
 {
 	uint64_t mt = target->mult ? target->mult : 1, dm, lo, hi;
-	unsigned __int128 span;
-	__int128 e;
+	fr_u128 span;
+	fr_s128 e;
 	int neg;
 
 	if (!cur) {
@@ -42,14 +42,14 @@ void fr_cal_slew(const struct fr_cal_published *cur, const struct fr_cal_line *t
 	out->slew.tsc0 = tsc_now;
 	out->slew.ns0 = fr_cal_at(cur, tsc_now);
 	out->slew.mult = mt;
-	e = (__int128)fr_cal_line_at(target, tsc_now) - out->slew.ns0;
-	neg = e < 0;
-	dm = (uint64_t)((unsigned __int128)mt * max_slew_ppm / 1000000);
+	e = fr_s128_sub(fr_s128_of(fr_cal_line_at(target, tsc_now)), fr_s128_of(out->slew.ns0));
+	neg = fr_s128_lt(e, fr_s128_of(0));
+	dm = fr_u128_lo(fr_u128_div64(fr_u128_mul(mt, max_slew_ppm), 1000000));
 	if (neg && dm >= mt)
 		dm = mt - 1; /* the slope stays positive */
 	if (!neg && dm > UINT64_MAX - mt)
 		dm = UINT64_MAX - mt;
-	if (e == 0 || dm == 0) {
+	if (fr_s128_eq(e, fr_s128_of(0)) || dm == 0) {
 		/* Met already, or no slewing allowed: follow target's slope from here. */
 		out->tsc_end = tsc_now;
 		out->after = out->slew;
@@ -61,18 +61,19 @@ void fr_cal_slew(const struct fr_cal_published *cur, const struct fr_cal_line *t
 	 * After n ticks the slewing line has gained n * dm / 2^32 ns on target; the two lines'
 	 * rounding moves the gap by less than 3 ns. So the gap is closed after the span below.
 	 */
-	span = (((unsigned __int128)(neg ? -e : e) + 3) << FR_CAL_FRAC) / dm + 1;
-	if (span > UINT64_MAX - tsc_now) {
+	span = fr_u128_add64(
+		fr_u128_div64(fr_u128_shl(fr_u128_add64(fr_s128_to_u(neg ? fr_s128_neg(e) : e), 3), FR_CAL_FRAC), dm), 1);
+	if (fr_u128_gt64(span, UINT64_MAX - tsc_now)) {
 		out->tsc_end = UINT64_MAX;
 		out->after = out->slew;
 		return;
 	}
 	lo = tsc_now;
-	hi = tsc_now + (uint64_t)span;
+	hi = tsc_now + fr_u128_lo(span);
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (gap(target, &out->slew, mid, neg) > 0)
+		if (fr_s128_lt(fr_s128_of(0), gap(target, &out->slew, mid, neg)))
 			lo = mid;
 		else
 			hi = mid;

@@ -67,8 +67,19 @@ __attribute__((aligned(64))) int fr_clock_gettime(clockid_t clk, struct timespec
 	return other_clock(clk, ts);
 }
 
+#if FR_ARCH_HAS_TIME64
+/*
+ * A 32-bit ABI built with 64-bit time_t (arch/<cpu>/sources.cmake): this body is glibc's
+ * __clock_gettime64 (<time.h> would redirect a definition named clock_gettime there too; the
+ * name is spelt out). clock_gettime and __clock_gettime, the 32-bit-time entries, convert its
+ * answer (interpose_time32.c).
+ */
+FR_EXPORT int fr_export_clock_gettime64(clockid_t clk, struct timespec *ts) FR_SYMBOL_NAME("__clock_gettime64")
+	__attribute__((alias("fr_clock_gettime")));
+#else
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
 FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
+#endif
 
 /*
  * Start-up's share that cannot wait for the first RAW read (startup/start.h), whose one walk of

@@ -11,6 +11,7 @@
 #include "arch/auxv.h"
 #include "interpose/prime.h"
 #include "interpose/shadow.h"
+#include "interpose/time32.h"
 #include "startup/runtime.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
@@ -42,21 +43,66 @@ static fr_dlvsym_fn next_dlvsym(void)
 	return (fr_dlvsym_fn)fr_next_cached(&next_dlvsym_cache, "dlvsym");
 }
 
+/*
+ * Where time_t is 64 bits on a 32-bit ABI (FR_ARCH_HAS_TIME64), libc and the vDSO have a
+ * 32-bit-time clock_gettime beside the 64-bit one: the names of the 32-bit ones, whose lookups
+ * get the library's 32-bit entries.
+ */
+#if FR_ARCH_HAS_TIME64
+static int is_time32_name(const char *name)
+{
+	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime") ||
+	       fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME32);
+}
+#endif
+
 static int is_libc_name(const char *name)
 {
-	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime");
+	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime") ||
+	       (FR_ARCH_HAS_TIME64 && fr_streq(name, "__clock_gettime64"));
+}
+
+static int is_vdso_name(const char *name)
+{
+#if FR_ARCH_HAS_TIME64
+	if (fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME32))
+		return 1;
+#endif
+	return fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME);
 }
 
 static int is_clock_name(const char *name)
 {
-	return name && (is_libc_name(name) || fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME));
+	return name && (is_libc_name(name) || is_vdso_name(name));
+}
+
+/* Our libc-convention clock_gettime for a lookup of name: the 32-bit-time one for the 32-bit names. */
+static void *ours(const char *name)
+{
+#if FR_ARCH_HAS_TIME64
+	if (is_time32_name(name))
+		return (void *)fr_clock_gettime32;
+#endif
+	(void)name;
+	return (void *)fr_clock_gettime;
+}
+
+/* Whether p is libc's own clock_gettime under any of its names (the 64-bit-time one too). */
+static int is_libc_clock(void *p)
+{
+#if FR_ARCH_HAS_TIME64
+	if (p && p == fr_libc_sym("__clock_gettime64", NULL))
+		return 1;
+#endif
+	return fr_is_libc_clock_gettime(p);
 }
 
 /*
- * What a successful lookup of a clock name gives instead of p: the vDSO's function and libc's
- * own become ours; another interposer's stays theirs (ours chains to it anyway when it is later).
+ * What a successful lookup of name, a clock name, gives instead of p: the vDSO's function and
+ * libc's own become ours, in the same time_t width; another interposer's stays theirs (ours
+ * chains to it anyway when it is later).
  */
-static void *replace(void *p)
+static void *replace(void *p, const char *name)
 {
 	uintptr_t lo, hi;
 
@@ -64,10 +110,15 @@ static void *replace(void *p)
 	 * The image's own extent, measured once, not /proc: a sanitizer runtime gets here before it
 	 * can run instrumented code, and the program may have unmapped the image since.
 	 */
-	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
+	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+#if FR_ARCH_HAS_TIME64
+		if (is_time32_name(name))
+			return (void *)fr_vdso_clock_gettime32;
+#endif
 		return (void *)fr_vdso_entry().call;
-	if (fr_is_libc_clock_gettime(p))
-		return (void *)fr_clock_gettime;
+	}
+	if (is_libc_clock(p))
+		return ours(name);
 	return p;
 }
 
@@ -138,8 +189,8 @@ static struct fr_route answer(void *p, const char *name, enum clock_way way, voi
 	if (!p)
 		return go_on(next);
 	if (way == CLOCK_OURS && is_libc_name(name))
-		return (struct fr_route){ NULL, (void *)fr_clock_gettime };
-	return (struct fr_route){ NULL, replace(p) };
+		return (struct fr_route){ NULL, ours(name) };
+	return (struct fr_route){ NULL, replace(p, name) };
 }
 
 __attribute__((used)) struct fr_route fr_dlsym_route(void *handle, const char *name, const void *caller)

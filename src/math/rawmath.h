@@ -3,10 +3,12 @@
 #ifndef FR_RAWMATH_H
 #define FR_RAWMATH_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "base/access.h"
+#include "math/wide.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
@@ -70,12 +72,10 @@ static inline uint64_t fr_raw_ns(enum fr_rules rules, uint64_t cycles, const str
 	default:
 		delta = cycles - v->cycle_last;
 		if (FR_UNLIKELY(delta > v->max_cycles)) {
-			unsigned __int128 wide;
-
 			if (delta & FR_BIT62)
 				return v->base_nsec >> v->shift;
-			wide = (unsigned __int128)(delta & FR_S64_MAX) * v->mult + v->base_nsec;
-			return (uint64_t)(wide >> v->shift);
+			return fr_u128_lo(fr_u128_shr(fr_u128_add64(fr_u128_mul(delta & FR_S64_MAX, v->mult), v->base_nsec),
+						      v->shift));
 		}
 		return (delta * v->mult + v->base_nsec) >> v->shift;
 	}
@@ -97,8 +97,36 @@ static inline void fr_ts_set(struct timespec *ts, uint64_t sec, uint64_t ns)
 		sec += (uint32_t)(ns / FR_NSEC_PER_SEC);
 		ns %= FR_NSEC_PER_SEC;
 	}
+#if __SIZEOF_LONG__ < 8 && defined(__USE_TIME_BITS64)
+	/*
+	 * 32-bit ABIs with 64-bit time_t (armhf under _TIME_BITS=64): tv_nsec is 32 bits followed by
+	 * 32 bits of padding (little-endian), which the kernel's __kernel_timespec, the one its vDSO
+	 * and clock_gettime64 write, fills with 0: so do we, all 16 bytes, as glibc's caller sees them.
+	 */
+	typedef struct {
+		int64_t sec, nsec;
+	} __attribute__((may_alias)) fr_kts;
+	_Static_assert(sizeof(struct timespec) == sizeof(fr_kts), "a 64-bit-time timespec is 16 bytes");
+
+	((fr_kts *)ts)->sec = (int64_t)sec;
+	((fr_kts *)ts)->nsec = (int64_t)ns;
+#else
 	ts->tv_sec = (time_t)sec;
 	ts->tv_nsec = (long)ns;
+#endif
+}
+
+/*
+ * A timespec as glibc's 32-bit-time one (its clock_gettime on 32-bit ABIs, 2.31+): -EOVERFLOW,
+ * *sec and *nsec untouched, when tv_sec leaves int32_t; else 0 with both fields.
+ */
+static inline int fr_ts_to32(const struct timespec *ts, int32_t *sec, int32_t *nsec)
+{
+	if ((int64_t)ts->tv_sec != (int32_t)ts->tv_sec)
+		return -EOVERFLOW;
+	*sec = (int32_t)ts->tv_sec;
+	*nsec = (int32_t)ts->tv_nsec;
+	return 0;
 }
 
 /* Below this many nanoseconds fr_ts_set's carry into seconds is a plain division (2^32 s). */
@@ -127,10 +155,11 @@ static inline int64_t fr_ts_ns(uint64_t sec, uint64_t ns)
  */
 static inline int64_t fr_raw_line_ns(uint64_t cycles, const struct fr_raw_vals *v)
 {
-	__int128 x = (__int128)(int64_t)(cycles - v->cycle_last) * v->mult + (__int128)v->base_nsec;
+	fr_s128 x = fr_s128_add(fr_s128_mul((int64_t)(cycles - v->cycle_last), v->mult),
+				fr_s128_of_u(fr_u128_of(v->base_nsec)));
 
-	/* >> of a negative __int128 is arithmetic in GCC and Clang: a floor. */
-	return (int64_t)(v->base_sec * FR_NSEC_PER_SEC + (uint64_t)(int64_t)(x >> v->shift));
+	/* The shift is arithmetic: a floor. */
+	return (int64_t)(v->base_sec * FR_NSEC_PER_SEC + (uint64_t)fr_s128_lo(fr_s128_sar(x, v->shift)));
 }
 
 /* struct pvclock_vcpu_time_info (arch/x86/include/asm/pvclock-abi.h), the values one reading uses. */
@@ -201,7 +230,7 @@ struct fr_hvclock_vals {
  */
 static inline uint64_t fr_hvclock_cycles(const struct fr_hvclock_vals *h, uint64_t tsc)
 {
-	return (uint64_t)(((unsigned __int128)tsc * h->scale) >> 64) + h->offset;
+	return fr_u128_lo(fr_u128_shr(fr_u128_mul(tsc, h->scale), 64)) + h->offset;
 }
 
 #pragma GCC visibility pop

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds the first copy of libfastraw in the loader's list of objects and sends a later copy's calls to it. */
 #define _GNU_SOURCE
+#include "base/clockfn.h"
 #include "passthru/copies.h"
 
 #include <link.h>
@@ -137,7 +138,7 @@ static __thread int forwarding __attribute__((tls_model(FR_TLS_MODEL)));
 
 int fr_copy_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(&first_clock_cache, "clock_gettime");
+	fr_clock_fn f = (fr_clock_fn)fr_copy_first_cached(&first_clock_cache, FR_CLOCK_GETTIME_NAME);
 	int ret;
 
 	if (f && !__atomic_load_n(&forwarding, __ATOMIC_RELAXED)) {
@@ -166,7 +167,7 @@ fr_clock_fn fr_copy_pass(void)
 	if (!st) {
 		m = first();
 		st = FR_ONCE_NONE;
-		if (m && !defined_between(m, "clock_gettime") && fr_copy_first_cached(&first_clock_cache, "clock_gettime"))
+		if (m && !defined_between(m, FR_CLOCK_GETTIME_NAME) && fr_copy_first_cached(&first_clock_cache, FR_CLOCK_GETTIME_NAME))
 			st = (void *)fr_copy_clock_gettime;
 		/* Racers compute the same answer. */
 		st = fr_once_put(&pass_slot, st);

@@ -3,6 +3,7 @@
 #include "passthru/passthru.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 
 #include "passthru/copies.h"
@@ -17,14 +18,43 @@
 #include "report/stats.h"
 #include "elf/vdso_elf.h"
 
+/*
+ * The kernel's clock_gettime into the library's timespec. On a 32-bit ABI built with 64-bit
+ * time_t (FR_ARCH_HAS_TIME64) that is clock_gettime64 (Linux 5.1+); a kernel without it answers
+ * ENOSYS, and then the 32-bit call is made and widened, as glibc does (its tv_sec cannot be past
+ * 2038 there, the kernel's own being 32 bits).
+ */
+static inline int sys_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+#if FR_ARCH_HAS_TIME64
+	struct {
+		int32_t sec, nsec;
+	} t32;
+	int ret = (int)fr_sys3(SYS_clock_gettime64, clk, (long)ts, 0);
+
+	if (ret != -ENOSYS)
+		return ret;
+	ret = (int)fr_sys3(SYS_clock_gettime, clk, ts ? (long)&t32 : 0, 0);
+	if (ret == 0 && ts) {
+		/* The whole struct, padding after the 32-bit tv_nsec included, as the kernel's 64-bit call writes it. */
+		*ts = (struct timespec){ 0 };
+		ts->tv_sec = t32.sec;
+		ts->tv_nsec = t32.nsec;
+	}
+	return ret;
+#else
+	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
+#endif
+}
+
 int fr_sys_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
+	return sys_clock_gettime(clk, ts);
 }
 
 int fr_sys_clock_gettime_after_vdso(clockid_t clk, struct timespec *ts)
 {
-	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
+	return sys_clock_gettime(clk, ts);
 }
 
 int fr_fail(int err)
@@ -128,7 +158,7 @@ static void *pass_cache;
 
 fr_clock_fn fr_pass_next(void)
 {
-	return (fr_clock_fn)fr_next_cached(&pass_cache, "clock_gettime");
+	return (fr_clock_fn)fr_next_cached(&pass_cache, FR_CLOCK_GETTIME_NAME);
 }
 
 int fr_early_clock_gettime(clockid_t clk, struct timespec *ts)

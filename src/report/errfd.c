@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Notes the stderr the library may write to, so that no line lands in a file the program put on fd 2. */
+#define _GNU_SOURCE
 #include "report/errfd.h"
 
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -9,15 +11,27 @@
 #include "arch/arch.h"
 #include "base/once.h"
 
+/*
+ * 32-bit ABIs (arm EABI) keep the old SYS_fstat for the kernel's own old struct stat, which is
+ * not libc's: their fstat64 fills libc's struct stat64.
+ */
+#ifdef SYS_fstat64
+typedef struct stat64 fr_stat;
+#define FR_SYS_FSTAT SYS_fstat64
+#else
+typedef struct stat fr_stat;
+#define FR_SYS_FSTAT SYS_fstat
+#endif
+
 static int noted;   /* fr_errfd_note ran */
 static int err_open; /* a file was noted */
-static dev_t err_dev;
-static ino_t err_ino;
+static uint64_t err_dev; /* wide enough for stat64's fields */
+static uint64_t err_ino;
 
 /* fstat(2) by its system call: libc's fstat is GLIBC_2.33, past the library's floor of 2.17. */
-static long stat_fd2(struct stat *st)
+static long stat_fd2(fr_stat *st)
 {
-	return fr_sys3(SYS_fstat, 2, (long)st, 0);
+	return fr_sys3(FR_SYS_FSTAT, 2, (long)st, 0);
 }
 
 /* TCGETS succeeds only on a terminal (isatty's test), by the system call: errno is untouched. */
@@ -31,7 +45,7 @@ static int fd2_is_terminal(void)
 
 void fr_errfd_note(int at_start)
 {
-	struct stat st;
+	fr_stat st;
 
 	if (!FR_CLAIM(&noted, 0, 1))
 		return;
@@ -44,7 +58,7 @@ void fr_errfd_note(int at_start)
 
 int fr_errfd_unchanged(void)
 {
-	struct stat st;
+	fr_stat st;
 
 	return __atomic_load_n(&err_open, __ATOMIC_ACQUIRE) && stat_fd2(&st) == 0 && st.st_dev == err_dev &&
 	       st.st_ino == err_ino;

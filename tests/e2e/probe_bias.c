@@ -2,6 +2,7 @@
 /* Probe: every export used from a program whose libraries are linked at a non-zero base, one of them moved by the loader. */
 #include "early_rec.h"
 
+#include "cpu_test.h"
 #include <link.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ int main(void)
 	early_record(&r);
 	cg = (int (*)(clockid_t, struct timespec *))dlvsym(RTLD_NEXT, "clock_gettime", "GLIBC_2.17");
 	printf("next_v_rc=%d\n", cg ? cg(CLOCK_MONOTONIC_RAW, &ts) : -2);
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, &k);
+	syscall(FRT_SYS_CLOCK_GETTIME, CLOCK_MONOTONIC_RAW, &k);
 	printf("kernel_raw_ns=%lld\n", (long long)early_ns(&k));
 	early_print("main_", &r);
 	return 0;

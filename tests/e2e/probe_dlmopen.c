@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Probe: libfastraw loaded into a new link-map namespace with dlmopen (or with dlopen), each export called through that copy. */
 #define _GNU_SOURCE
+#include "cpu_test.h"
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -49,7 +50,7 @@ int main(void)
 		return 1;
 	}
 	rc = cg(CLOCK_MONOTONIC_RAW, &ts);
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, &k);
+	syscall(FRT_SYS_CLOCK_GETTIME, CLOCK_MONOTONIC_RAW, &k);
 	printf("raw_rc=%d\nraw_ok=%d\n", rc, ts.tv_sec < k.tv_sec || (ts.tv_sec == k.tv_sec && ts.tv_nsec <= k.tv_nsec));
 	rc = cg(CLOCK_MONOTONIC, &ts);
 	printf("mono_rc=%d\n", rc);

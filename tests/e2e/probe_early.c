@@ -2,6 +2,7 @@
 /* Probe: libfastraw's exports called from IFUNC resolvers, before the loader relocated it (a dependency's) and before any constructor (the program's own). */
 #include "early_rec.h"
 
+#include "cpu_test.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ int main(void)
 	early_record(&late);
 	printf("calls=%d,%d\n", early_dep_call(), own_ptr());
 	/* The kernel's RAW now: every recorded clock value must lie before it. */
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC_RAW, &k);
+	syscall(FRT_SYS_CLOCK_GETTIME, CLOCK_MONOTONIC_RAW, &k);
 	printf("kernel_raw_ns=%lld\n", (long long)early_ns(&k));
 	early_print("dep_", early_lib_rec());
 	early_print("own_", &own);

@@ -46,7 +46,7 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 
 static int install_filter(int deny_futex)
 {
-	static const long allowed[] = { SYS_write, SYS_exit_group, SYS_exit, SYS_rt_sigreturn, SYS_clock_gettime,
+	static const long allowed[] = { SYS_write, SYS_exit_group, SYS_exit, SYS_rt_sigreturn, SYS_clock_gettime, FRT_SYS_CLOCK_GETTIME,
 					SYS_futex };
 	struct sock_filter f[4 + 2 + 2 * (sizeof(allowed) / sizeof(allowed[0])) + 1];
 	struct sock_fprog prog;

@@ -18,7 +18,8 @@ static inline long k_syscall2(long nr, long a1, long a2)
 
 static inline long k_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return k_syscall2(SYS_clock_gettime, (long)clk, (long)ts);
+	/* The system call whose timespec is this build's (cpu_test.h: clock_gettime64 on armhf's 64-bit time_t). */
+	return k_syscall2(FRT_SYS_CLOCK_GETTIME, (long)clk, (long)ts);
 }
 
 static inline int64_t ts_ns(const struct timespec *ts)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A deliberately wrong clock_gettime, preloaded in fastraw-check's tests; FR_SHIM chooses the fault. */
 #define _GNU_SOURCE
+#include "cpu_test.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
@@ -61,7 +62,7 @@ int clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	/* Sanitizer runtimes read the clock before our constructor has run: ask the kernel then. */
 	int ret = real_clock_gettime ? real_clock_gettime(clk, ts)
-				     : (int)syscall(SYS_clock_gettime, clk, ts);
+				     : (int)syscall(FRT_SYS_CLOCK_GETTIME, clk, ts);
 	int nth = ++calls % EVERY == 0;
 
 	if (ret != 0)

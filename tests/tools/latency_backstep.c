@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Test-only LD_PRELOAD shim: clock_gettime repeats a reading once and steps back once, at fixed calls. */
 #define _GNU_SOURCE
+#include "cpu_test.h"
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@ static struct timespec last;
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	/* The system call, not the next clock_gettime: this shim must not depend on what else is loaded. */
-	if (syscall(SYS_clock_gettime, clk, ts) != 0)
+	if (syscall(FRT_SYS_CLOCK_GETTIME, clk, ts) != 0)
 		return -1;
 	if (clk != CLOCK_MONOTONIC_RAW)
 		return 0;

@@ -16,8 +16,11 @@ trap 'rm -rf "$tmp"' EXIT
 [ -f "$lib" ] || { echo "no such library: $lib"; exit 1; }
 
 # 1. Defined dynamic symbols: the interposed names and nothing else.
+# FR_EXPORTS_EXTRA: the port's own (__clock_gettime64 on a 32-bit ABI with 64-bit time_t).
+# shellcheck disable=SC2086 # a list of names
 printf '%s\n' __clock_gettime clock_gettime dlsym dlvsym getauxval __getauxval syscall \
-	fastraw_clock_gettime fastraw_info fastraw_now_ns fastraw_ticks fastraw_ticks_to_ns | LC_ALL=C sort >"$tmp/want"
+	fastraw_clock_gettime fastraw_info fastraw_now_ns fastraw_ticks fastraw_ticks_to_ns ${FR_EXPORTS_EXTRA:-} |
+	LC_ALL=C sort >"$tmp/want"
 "$NM" -D --defined-only "$lib" >"$tmp/nm" || { echo "$NM failed"; exit 1; }
 awk 'NF { print $NF }' "$tmp/nm" | LC_ALL=C sort >"$tmp/got"
 if ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then

@@ -6,12 +6,28 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "math/wide.h"
+
 /*
  * Deliberately not sharing code with src/: every product is formed at full 128-bit width and
  * only then reduced to the 64 bits the kernel keeps, so a slip in the library's 64-bit
- * shortcuts shows up as a difference.
+ * shortcuts shows up as a difference. The one thing shared is math/wide.h's 128-bit type, which
+ * is the compiler's own where it has one (so on 64-bit targets the model is plain C); on 32-bit
+ * targets its portable form, which tests/unit/test_wide.c checks against __int128 on 64-bit ones.
  */
-typedef unsigned __int128 m_u128;
+typedef fr_u128 m_u128;
+
+/* (a * b + add) as 128 bits, then >> s. */
+static inline m_u128 m_mul_add(uint64_t a, uint64_t b, uint64_t add)
+{
+	return fr_u128_add64(fr_u128_mul(a, b), add);
+}
+
+/* The low 64 bits of (a * b) >> s, s < 128. */
+static inline uint64_t m_mul_shr(uint64_t a, uint64_t b, unsigned s)
+{
+	return fr_u128_lo(fr_u128_shr(fr_u128_mul(a, b), s));
+}
 
 /* The delta rules: x86's three eras, and lib/vdso's generic masked delta (arm64, every era). */
 enum m_era { M_5_3, M_6_5, M_6_10, M_MASKED };
@@ -23,9 +39,9 @@ enum m_era { M_5_3, M_6_5, M_6_10, M_MASKED };
 /* Low 64 bits of ((B + d * mult) >> shift) as the kernel forms it in 64 bits (wrapping). */
 static inline uint64_t m_wrap64(uint64_t d, uint32_t mult, uint64_t B, uint32_t shift)
 {
-	m_u128 full = (m_u128)d * mult + B;
+	m_u128 full = m_mul_add(d, mult, B);
 
-	return (uint64_t)full >> shift; /* truncate first: the kernel's sum wraps at 2^64 */
+	return fr_u128_lo(full) >> shift; /* truncate first: the kernel's sum wraps at 2^64 */
 }
 
 /*
@@ -51,7 +67,7 @@ static inline uint64_t m_raw_ns(enum m_era era, uint64_t c, uint64_t L, uint64_t
 		return m_wrap64(d, mult, B, shift);
 	if (d & M_BIT62)
 		return B >> shift;
-	return (uint64_t)(((m_u128)(d & M_S64_MAX) * mult + B) >> shift);
+	return fr_u128_lo(fr_u128_shr(m_mul_add(d & M_S64_MAX, mult, B), shift));
 }
 
 /*
@@ -64,9 +80,9 @@ static inline uint64_t m_raw_ns(enum m_era era, uint64_t c, uint64_t L, uint64_t
 static inline uint64_t m_raw_masked(uint64_t c, uint64_t L, uint64_t mask, uint32_t mult, uint32_t shift,
 				    uint64_t B)
 {
-	m_u128 full = (m_u128)((c - L) & mask) * mult + B;
+	m_u128 full = m_mul_add((c - L) & mask, mult, B);
 
-	return (uint64_t)full >> (shift % 64);
+	return fr_u128_lo(full) >> (shift % 64);
 }
 
 /*
@@ -98,7 +114,7 @@ static inline int m_pvclock(uint64_t tsc, uint64_t tsc_timestamp, uint64_t syste
 		delta >>= -tsc_shift;
 	else
 		delta <<= tsc_shift; /* the kernel shifts a u64: high bits are lost */
-	*out = system_time + (uint64_t)(((m_u128)delta * mul) >> 32);
+	*out = system_time + m_mul_shr(delta, mul, 32);
 	return 1;
 }
 
@@ -111,7 +127,7 @@ static inline int m_hvclock(uint64_t tsc, uint32_t sequence, uint64_t scale, uin
 {
 	if (sequence == 0)
 		return 0;
-	*out = (uint64_t)(((m_u128)tsc * scale) >> 64) + offset;
+	*out = m_mul_shr(tsc, scale, 64) + offset;
 	return 1;
 }
 

@@ -96,7 +96,7 @@ START_TEST(seed_sets_only_the_refresh_period)
 		fr_cal_est_init(&e[i], &p, seeds[i]);
 		ck_assert_uint_eq(fr_cal_est_refresh_ticks(&e[i]),
 				  i == 0 ? (uint64_t)p.refresh_ns
-					 : (uint64_t)(((unsigned __int128)p.refresh_ns << FR_CAL_FRAC) / seeds[i]));
+					 : fr_u128_lo(fr_u128_div64(fr_u128_shl(fr_u128_of((uint64_t)p.refresh_ns), FR_CAL_FRAC), seeds[i])));
 		ck_assert_int_eq(fr_cal_est_error_ns(&e[i]), -1);
 	}
 	ck_assert_uint_ne(fr_cal_est_refresh_ticks(&e[0]), fr_cal_est_refresh_ticks(&e[2]));
@@ -425,7 +425,8 @@ START_TEST(split_like_the_kernel)
 		ns = (int64_t)(x >> (x % 64));
 		ns = (x & 1) ? ns : -ns;
 		fr_cal_split(ns, &sec, &nsec);
-		if (nsec < 0 || nsec >= 1000000000 || (__int128)sec * 1000000000 + nsec != ns)
+		if (nsec < 0 || nsec >= 1000000000 ||
+		    !fr_s128_eq(fr_s128_add(fr_s128_mul(sec, 1000000000), fr_s128_of(nsec)), fr_s128_of(ns)))
 			ck_abort_msg("%lld: %lld.%09lld", (long long)ns, (long long)sec, (long long)nsec);
 	}
 }

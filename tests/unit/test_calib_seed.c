@@ -8,6 +8,7 @@
 
 #include "run_suite.h"
 #include "calib/calib_seed.h"
+#include "math/wide.h"
 #include "calib_seed_cases.h"
 
 /* The eligibility rule in the CPU's words and x86's CPUID rates are the CPU's: tests/oracle/<cpu>/calib_seed_cpu.c. */
@@ -74,13 +75,15 @@ START_TEST(mult_from_khz)
 
 	for (size_t i = 0; i < sizeof(khz) / sizeof(khz[0]); i++) {
 		uint64_t m = fr_cal_seed_mult_from_khz(khz[i]);
-		unsigned __int128 scaled = (unsigned __int128)m * khz[i], target = (unsigned __int128)1000000 << 32;
-		unsigned __int128 err = scaled > target ? scaled - target : target - scaled;
+		fr_s128 scaled = fr_s128_of_u(fr_u128_mul(m, khz[i])), target = fr_s128_of((int64_t)1000000 << 32);
+		fr_s128 diff = fr_s128_sub(scaled, target);
+		fr_s128 err = fr_s128_lt(diff, fr_s128_of(0)) ? fr_s128_neg(diff) : diff;
 
 		ck_assert_msg(m == (uint64_t)llroundl(1e6L * TWO32 / khz[i]), "%llu kHz: %llu",
 			      (unsigned long long)khz[i], (unsigned long long)m);
 		/* Rounded to nearest: |m * khz - 1e6 * 2^32| <= khz / 2. */
-		ck_assert_msg(err <= khz[i] / 2, "%llu kHz not rounded to nearest", (unsigned long long)khz[i]);
+		ck_assert_msg(!fr_u128_gt64(fr_s128_to_u(err), khz[i] / 2), "%llu kHz not rounded to nearest",
+			      (unsigned long long)khz[i]);
 	}
 	ck_assert_uint_eq(fr_cal_seed_mult_from_khz(1000000), 1ULL << 32);
 	ck_assert_uint_eq(fr_cal_seed_mult_from_khz(0), 0);
@@ -143,7 +146,7 @@ START_TEST(shift_and_pvclock_agree_with_khz)
 	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
 		/* A kernel-style mult: round((1e9 << shift) / hz), which must fit 32 bits. */
 		uint64_t hz = cs[i].khz * 1000;
-		uint64_t mult = (uint64_t)(((unsigned __int128)1000000000 << cs[i].shift) + hz / 2) / hz;
+		uint64_t mult = fr_u128_lo(fr_u128_div64(fr_u128_add64(fr_u128_shl(fr_u128_of(1000000000), cs[i].shift), hz / 2), hz));
 
 		ck_assert_uint_lt(mult, 1ULL << 32);
 		expect_ppm(fr_cal_seed_mult_from_shift((uint32_t)mult, cs[i].shift), fr_cal_seed_mult_from_khz(cs[i].khz),

@@ -53,7 +53,7 @@ START_TEST(slew_meets_target_without_a_step)
 	for (size_t i = 0; i < 2 * sizeof(slew_e) / sizeof(slew_e[0]); i++)
 	for (size_t k = 0; k < sizeof(slew_ppm) / sizeof(slew_ppm[0]); k++) {
 		uint64_t m = sim_mult_of_ghz(slew_ghz[g]);
-		uint64_t dm = (uint64_t)((unsigned __int128)m * slew_ppm[k] / 1000000);
+		uint64_t dm = fr_u128_lo(fr_u128_div64(fr_u128_mul(m, slew_ppm[k]), 1000000));
 		int64_t e = (i & 1) ? -slew_e[i / 2] : slew_e[i / 2];
 		struct fr_cal_published c = cur_line(now, m), out;
 		int64_t v0 = fr_cal_at(&c, now), prev, step, tol;

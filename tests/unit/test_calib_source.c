@@ -33,7 +33,7 @@ static int64_t kernel_now(void)
 {
 	uint64_t t = fr_arch_counter_fenced();
 
-	return ns0 + (int64_t)(((unsigned __int128)(t - tsc0) * mult) >> FR_CAL_FRAC);
+	return ns0 + (int64_t)fr_u128_lo(fr_u128_shr(fr_u128_mul(t - tsc0, mult), FR_CAL_FRAC));
 }
 
 static int stand_in(clockid_t clk, struct timespec *ts)
@@ -65,7 +65,7 @@ static uint64_t measured_mult(void)
 	k_clock_gettime(CLOCK_MONOTONIC_RAW, &b);
 	t1 = fr_arch_counter_fenced();
 	ck_assert_uint_gt(t1, t0);
-	return (uint64_t)(((unsigned __int128)(ts_ns(&b) - ts_ns(&a)) << FR_CAL_FRAC) / (t1 - t0));
+	return fr_u128_lo(fr_u128_div64(fr_u128_shl(fr_u128_of_s(ts_ns(&b) - ts_ns(&a)), FR_CAL_FRAC), t1 - t0));
 }
 
 /*
@@ -86,7 +86,7 @@ static int64_t narrowest_ns(void)
 		least = t1 - t0 < least ? t1 - t0 : least;
 	}
 	kernel_calls = 0;
-	return (int64_t)(((unsigned __int128)least * mult) >> FR_CAL_FRAC);
+	return (int64_t)fr_u128_lo(fr_u128_shr(fr_u128_mul(least, mult), FR_CAL_FRAC));
 }
 
 #define TOO_WIDE_NS 1000

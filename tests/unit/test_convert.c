@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "math/rawmath.h"
+#include "math/wide.h"
 #include "run_suite.h"
 #include "exact/convert.h"
 #include "synth.h"
@@ -49,12 +50,13 @@ static int64_t convert(const struct synth *s, uint64_t c)
 /* The kernel's accumulation of k cycles into a snapshot: exact, whole seconds carried. */
 static struct clockvals advance(struct clockvals v, uint64_t k)
 {
-	unsigned __int128 x = (unsigned __int128)v.B + (unsigned __int128)k * v.mult;
+	fr_u128 x = fr_u128_add64(fr_u128_mul(k, v.mult), v.B);
 	uint64_t unit = NSEC << v.shift;
+	fr_u128 q = fr_u128_div64(x, unit);
 
 	v.L += k;
-	v.sec += (uint64_t)(x / unit);
-	v.B = (uint64_t)(x % unit);
+	v.sec += fr_u128_lo(q);
+	v.B = fr_u128_lo(x) - fr_u128_lo(q) * unit; /* x % unit < 2^64: the low halves suffice */
 	v.seq += 2;
 	return v;
 }

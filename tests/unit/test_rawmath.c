@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of rawmath.h: each era's delta rules, normalisation, the pvclock and Hyper-V scaling, against a u128 model. */
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -93,7 +94,7 @@ START_TEST(beyond_max_cycles_128bit)
 	expect_ns(2, M_BIT62 + 1, &v, 1);
 	/* 6.10 with a small max: d = 2^61 (bit 62 clear), mult 3, shift 1: (3*2^61 + B) >> 1. */
 	v = vals(0, 1000, 3, 1, 0, 1);
-	expect_ns(2, 1ULL << 61, &v, (uint64_t)(((m_u128)3 << 61) + 1) >> 1);
+	expect_ns(2, 1ULL << 61, &v, ((3ULL << 61) + 1) >> 1);
 }
 END_TEST
 
@@ -119,7 +120,7 @@ START_TEST(delta_bits_62_63)
 	expect_ns(1, L + M_BIT62 + 7, &v, 7);
 	expect_ns(2, L + M_BIT62 + 7, &v, 7);
 	/* 5.3 multiplies and wraps: (112 + (2^62+7)*1000) mod 2^64, then >> 4. */
-	expect_ns(0, L + M_BIT62 + 7, &v, (uint64_t)(112 + (M_BIT62 + 7) * (m_u128)1000) >> 4);
+	expect_ns(0, L + M_BIT62 + 7, &v, fr_u128_lo(m_mul_add(M_BIT62 + 7, 1000, 112)) >> 4);
 
 	/* 6.5: c below L by m <= 2^62 gives a raw delta 2^64 - m with bits 63 and 62: B >> s. */
 	v = vals(M_BIT62, 0, mult, shift, 0, B);
@@ -129,7 +130,7 @@ START_TEST(delta_bits_62_63)
 	 * multiplies the masked delta 2^62 - 50, wrapping in 64 bits.
 	 */
 	v = vals(M_BIT62 + 100, 0, mult, shift, 0, B);
-	expect_ns(1, 50, &v, (uint64_t)(112 + (M_BIT62 - 50) * (m_u128)1000) >> 4);
+	expect_ns(1, 50, &v, fr_u128_lo(m_mul_add(M_BIT62 - 50, 1000, 112)) >> 4);
 }
 END_TEST
 
@@ -318,7 +319,7 @@ START_TEST(pvclock_cycles)
 	expect_pv(T + (1ULL << 62), T, S, 0xffffffffu, 0, S + (1ULL << 62) - (1ULL << 30));
 	/* The measured page (mul 0xf446a645, shift -1) over 2e9 TSC cycles: floor(1e9 * mul / 2^32). */
 	expect_pv(T + 2000000000ULL, T, S, 0xf446a645u, -1,
-		  S + (uint64_t)(((m_u128)1000000000ULL * 0xf446a645u) >> 32));
+		  S + m_mul_shr(1000000000ULL, 0xf446a645u, 32));
 	/* shift +4 loses the top bits as the kernel's u64 shift does: (2^61 + 5) << 4 wraps to 80; halved 40. */
 	expect_pv(T + (1ULL << 61) + 5, T, S, 1u << 31, 4, S + 40);
 
@@ -348,6 +349,35 @@ START_TEST(pvclock_cycles)
 }
 END_TEST
 
+/* glibc's 32-bit-time conversion: every int32_t tv_sec passes, one second beyond either end is EOVERFLOW. */
+START_TEST(ts_to32_overflow)
+{
+	static const struct {
+		int64_t sec;
+		int ok;
+	} cases[] = { { 0, 1 },	       { INT32_MAX, 1 }, { (int64_t)INT32_MAX + 1, 0 }, { INT32_MIN, 1 },
+		      { (int64_t)INT32_MIN - 1, 0 }, { 1LL << 32, 0 }, { INT64_MAX, 0 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct timespec ts = { .tv_sec = (time_t)cases[i].sec, .tv_nsec = 999999999 };
+		int32_t sec = 7, nsec = 8;
+
+		/* A 32-bit time_t cannot hold the cases beyond int32_t: only the ones it can are asked. */
+		if ((int64_t)ts.tv_sec != cases[i].sec)
+			continue;
+		if (cases[i].ok) {
+			ck_assert_int_eq(fr_ts_to32(&ts, &sec, &nsec), 0);
+			ck_assert_int_eq(sec, (int32_t)cases[i].sec);
+			ck_assert_int_eq(nsec, 999999999);
+		} else {
+			ck_assert_int_eq(fr_ts_to32(&ts, &sec, &nsec), -EOVERFLOW);
+			ck_assert_int_eq(sec, 7);
+			ck_assert_int_eq(nsec, 8);
+		}
+	}
+}
+END_TEST
+
 START_TEST(mul_u64_u32_shr32)
 {
 	static const uint64_t d_edge[] = { 0, 1, 0xffffffffULL, 1ULL << 32, UINT64_MAX, 1ULL << 63 };
@@ -357,7 +387,7 @@ START_TEST(mul_u64_u32_shr32)
 	for (size_t i = 0; i < sizeof(d_edge) / sizeof(d_edge[0]); i++)
 		for (size_t j = 0; j < sizeof(m_edge) / sizeof(m_edge[0]); j++)
 			ck_assert_uint_eq(fr_mul_u64_u32_shr32(d_edge[i], m_edge[j]),
-					  (uint64_t)(((m_u128)d_edge[i] * m_edge[j]) >> 32));
+					  m_mul_shr(d_edge[i], m_edge[j], 32));
 	/* By hand: 2^33 * 3 >> 32 = 6; (2^64 - 1) * 2^31 >> 32 = 2^63 - 1 (the low half is dropped). */
 	ck_assert_uint_eq(fr_mul_u64_u32_shr32(UINT64_MAX, 1u << 31), M_S64_MAX);
 	ck_assert_uint_eq(fr_mul_u64_u32_shr32(1ULL << 33, 3), 6);
@@ -365,7 +395,7 @@ START_TEST(mul_u64_u32_shr32)
 		uint64_t d = m_rand(&seed) >> (n % 64);
 		uint32_t m = (uint32_t)m_rand(&seed);
 
-		if (fr_mul_u64_u32_shr32(d, m) != (uint64_t)(((m_u128)d * m) >> 32))
+		if (fr_mul_u64_u32_shr32(d, m) != m_mul_shr(d, m, 32))
 			ck_abort_msg("fr_mul_u64_u32_shr32(%#llx, %#x)", (unsigned long long)d, m);
 	}
 }
@@ -449,6 +479,7 @@ static Suite *rawmath_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("helpers");
 	tcase_add_test(tc, ts_set_normalises);
+	tcase_add_test(tc, ts_to32_overflow);
 	tcase_add_test(tc, pvclock_cycles);
 	tcase_add_test(tc, hvclock_cycles);
 	tcase_add_test(tc, mul_u64_u32_shr32);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/clockfn.h"
 #include "bench/bench_loops.h"
 #include "interpose/tools.h"
 #include "arch/arch.h"
@@ -58,9 +59,9 @@ int bench_init(void)
 	if (base)
 		bench_vdso_clock_gettime = (bench_clock_fn)fr_vdso_sym(base, FR_ARCH_VDSO_CLOCK_GETTIME, FR_ARCH_VDSO_VERSION);
 	/* From libc's own symbol table: the interposer answers dlsym and dlvsym for this name. */
-	bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", "GLIBC_2.17");
+	bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym(FR_CLOCK_GETTIME_NAME, "GLIBC_2.17");
 	if (!bench_libc_clock_gettime)
-		bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym("clock_gettime", NULL);
+		bench_libc_clock_gettime = (bench_clock_fn)fr_libc_sym(FR_CLOCK_GETTIME_NAME, NULL);
 	if (!bench_libc_clock_gettime) {
 		fprintf(stderr, "fastraw-bench: cannot find libc's own clock_gettime\n");
 		return -1;

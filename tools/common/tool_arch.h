@@ -37,6 +37,12 @@
 #define TOOL_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
 #define TOOL_SHOW_COUNTER_RATE 1
 #define TOOL_UNORDERED_GOAL 0
+#elif FR_ARCH_ELF_MACHINE == EM_ARM
+/* As arm64: the same read names, CNTFRQ's rate (where HWCAP_EVTSTRM shows the timer), no goal for the unordered read. */
+#define TOOL_FENCED_LABEL FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_FENCED_WHAT FR_ARCH_COUNTER_NAME_FENCED
+#define TOOL_SHOW_COUNTER_RATE 1
+#define TOOL_UNORDERED_GOAL 0
 #else
 #error "libfastraw: tools/common/tool_arch.h has no text for this architecture"
 #endif

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
+#include "base/clockfn.h"
 #include "info/info.h"
 
 typedef int (*clock_fn)(clockid_t clk, struct timespec *ts);
@@ -23,7 +24,7 @@ void info_agree_resolve(struct info_agree *a)
 	memset(a, 0, sizeof(*a));
 	a->object = "?";
 	a->measured = "libc";
-	target = (clock_fn)dlsym(RTLD_DEFAULT, "clock_gettime");
+	target = (clock_fn)dlsym(RTLD_DEFAULT, FR_CLOCK_GETTIME_NAME);
 	if (!target)
 		target = clock_gettime;
 	if (dladdr((void *)target, &dl) && dl.dli_fname)

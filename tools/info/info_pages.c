@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "info/info.h"
+#include "math/wide.h"
 
 /* Mode, mult and shift of one clock entry, inside one seqcount window; 0 when it never settled. */
 static int read_entry(const volatile uint8_t *e, uint32_t fs, struct info_pages *p)
@@ -68,20 +69,20 @@ void info_pages_read(struct info_pages *p, const struct fr_status *st)
 }
 
 /* A frequency beyond 64 bits is nonsense from nonsense fields: reported as 0, unknown. */
-static uint64_t fit64(unsigned __int128 v)
+static uint64_t fit64(fr_u128 v)
 {
-	return v > UINT64_MAX ? 0 : (uint64_t)v;
+	return fr_u128_gt64(v, UINT64_MAX) ? 0 : fr_u128_lo(v);
 }
 
 uint64_t info_mult_hz(uint32_t mult, uint32_t shift)
 {
 	/* ns = cycles * mult >> shift, so one cycle lasts mult / 2^shift ns. 1e9 < 2^30, shift < 64. */
-	unsigned __int128 num;
+	fr_u128 num;
 
 	if (!mult || shift >= 64)
 		return 0;
-	num = (unsigned __int128)1000000000u << shift;
-	return fit64((num + mult / 2) / mult);
+	num = fr_u128_shl(fr_u128_of(1000000000u), shift);
+	return fit64(fr_u128_div64(fr_u128_add64(num, mult / 2), mult));
 }
 
 uint64_t info_pvclock_tsc_hz(uint32_t mul, int8_t shift)
@@ -94,13 +95,13 @@ uint64_t info_pvclock_tsc_hz(uint32_t mul, int8_t shift)
 	 * 1e9 < 2^30 keeps the numerator in 128 bits while 32 - tsc_shift <= 97.
 	 */
 	int e = 32 - shift;
-	unsigned __int128 num = 1000000000u, den = mul;
+	fr_u128 num = fr_u128_of(1000000000u), den = fr_u128_of(mul);
 
 	if (!mul || e > 97)
 		return 0;
 	if (e >= 0)
-		num <<= e;
+		num = fr_u128_shl(num, (unsigned)e);
 	else
-		den <<= -e;
-	return fit64((num + den / 2) / den);
+		den = fr_u128_shl(den, (unsigned)-e);
+	return fit64(fr_u128_div(fr_u128_add(num, fr_u128_shr(den, 1)), den));
 }

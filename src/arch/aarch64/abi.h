@@ -54,6 +54,8 @@
 	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
 /* arm64 never had the pre-generic x86 vsyscall_gtod_data layout, nor its fixed-address page. */
+/* One clock_gettime, with a 64-bit time_t: no second, 64-bit-time entry to interpose. */
+#define FR_ARCH_HAS_TIME64 0
 #define FR_ARCH_HAS_GTOD 0
 /* 32-bit ARM's pre-5.5 vdso_data (kdata/armdata.h) is no kernel's of this CPU. */
 #define FR_ARCH_HAS_ARMDATA 0

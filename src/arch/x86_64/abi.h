@@ -78,6 +78,8 @@ static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
 }
 
 /* Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. */
+/* One clock_gettime, with a 64-bit time_t: no second, 64-bit-time entry to interpose. */
+#define FR_ARCH_HAS_TIME64 0
 #define FR_ARCH_HAS_GTOD 1
 /* 32-bit ARM's pre-5.5 vdso_data (kdata/armdata.h) is no kernel's of this CPU. */
 #define FR_ARCH_HAS_ARMDATA 0

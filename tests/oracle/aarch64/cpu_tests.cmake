@@ -3,3 +3,6 @@
 # FRT_HAS_TRACE_PROBE: e2e/probe_trace.c decodes x86-64 instructions and registers only, so arm64
 # has no e2e_path trace; the architecture-neutral steps suite counts its instructions.
 set(FRT_HAS_TRACE_PROBE OFF)
+# FRT_HAS_CALLREGS: callregs_asm.c and the register spy (spy_entry.h) exist here: the
+# register-level syscall() probes and e2e_syscall, e2e_api are built.
+set(FRT_HAS_CALLREGS ON)

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* 32-bit ARM's ABI facts generic code needs: the vDSO's names and clock modes, how IFUNC resolvers are called, the ELF machine, the read barrier. */
+#ifndef FR_ARM_ABI_H
+#define FR_ARM_ABI_H
+
+#include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/auxv.h>
+
+#include "arch/arm/cpu.h"
+
+/* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
+#pragma GCC visibility push(hidden)
+
+/*
+ * The vDSO's clock_gettime and its symbol version (arch/arm/vdso/vdso.lds.S). The library is
+ * built with 64-bit time_t (sources.cmake), so its vDSO function is the 64-bit-time
+ * __vdso_clock_gettime64 (5.5+, the generic vDSO); the 32-bit-time __vdso_clock_gettime (4.1+)
+ * is looked up only to be intercepted. The kernel removes both names from the vDSO's symbol
+ * table at boot when the virtual counter is unusable (arch/arm/kernel/vdso.c, patch_vdso): no
+ * name, no fast path. Before 5.5 there is no __vdso_clock_gettime64 at all.
+ */
+#define FR_ARCH_VDSO_CLOCK_GETTIME "__vdso_clock_gettime64"
+#define FR_ARCH_VDSO_CLOCK_GETTIME32 "__vdso_clock_gettime"
+#define FR_ARCH_VDSO_VERSION "LINUX_2.6"
+
+/* The architecture as the launcher's messages name it (uname -m says armv7l), and its ELF e_machine. */
+#define FR_ARCH_NAME "arm"
+#define FR_ARCH_ELF_MACHINE EM_ARM
+
+/*
+ * The vDSO data page's clock_mode value that means "read the counter": 1 from 5.5 on, first as
+ * the clocksource's vdso_direct flag (5.5-5.6), then VDSO_CLOCKMODE_ARCHTIMER (arch/arm/include/
+ * asm/vdso/clocksource.h, 5.7+). 0 (none) makes the vDSO take the system call, ARM11 and
+ * timers that firmware did not set up among them. No NOCOMPAT mode, no paravirtual modes.
+ */
+#define FR_ARCH_MODE_COUNTER 1
+/* One counter mode: the second counter number generic code asks for is the same one. */
+#define FR_ARCH_MODE_COUNTER_ALT 1
+#define FR_ARCH_MODE_PVCLOCK (-1)
+#define FR_ARCH_MODE_HVCLOCK (-1)
+#define FR_ARCH_MODE_LAST 1
+#define FR_ARCH_MODE_NAMES [1] = "archtimer"
+/*
+ * 32-bit ARM's vDSO reads the counter only in mode 1 (its __arch_get_hw_counter refuses every
+ * other): the counter is never read unless the page says the kernel's own vDSO reads it.
+ */
+#define FR_ARCH_MODE_ANY_COUNTER 0
+/* No vclock pages below the data page. */
+#define FR_ARCH_HAS_VCLOCK 0
+/*
+ * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
+ * rule in every era, no max_cycles (32-bit ARM does not select GENERIC_VDSO_OVERFLOW_PROTECT).
+ */
+#define FR_ARCH_DELTA_MASKED 1
+#define FR_ARCH_READERS(X)                                                       \
+	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
+	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
+	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
+/* 32-bit ARM never had x86's vsyscall_gtod_data layout, nor its fixed-address page. */
+#define FR_ARCH_HAS_GTOD 0
+#define FR_ARCH_GTOD_FIXED_PAGE 0ULL
+
+/* Every clock but RAW in interpose.c: out of line, as on arm64 (not measured here yet). */
+#define FR_ARCH_OTHER_CLOCK_INLINE __attribute__((noinline))
+
+/*
+ * 32-bit glibc keeps a 64-bit-time clock_gettime beside the 32-bit one (__clock_gettime64,
+ * GLIBC_2.34), and the vDSO a 64-bit one beside its 32-bit one: the interposers export and
+ * look up both (interpose/interpose_time64.c).
+ */
+#define FR_ARCH_HAS_TIME64 1
+
+/*
+ * What glibc's arm loader passes an IFUNC resolver (sysdeps/arm/dl-irel.h): AT_HWCAP alone.
+ * The chain walk may resolve one before this object is relocated, so the hwcaps come from the
+ * auxiliary vector by raw system calls (arch/auxv.h), never through libc's GOT entry.
+ */
+static inline void *fr_arch_ifunc_call(void *resolver)
+{
+	return ((void *(*)(unsigned long))resolver)(fr_auxval_raw(AT_HWCAP));
+}
+
+/* The seqcount protocol's read barrier: the kernel's smp_rmb on 32-bit ARM SMP is dmb ish. */
+#define fr_arch_rmb() __asm__ volatile("dmb ish" ::: "memory")
+
+/* Whether vDSO code masks the counter with S64_MAX: the generic eras share one delta rule, never asked. */
+static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	return 0;
+}
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# The 32-bit ARM (armhf) port, tested from the x86-64 build: a cross build of the whole tree
+# (scripts/armhf.sh), its unit suites under qemu-arm-static, and its kernel matrix (armhf guests
+# under qemu-system-arm -M virt, the end-to-end suites and the oracle inside). Each entry runs the
+# cross build's own CTest entries; it skips (77) with the reason when the cross tools, Debian's
+# armhf packages or the cross build cannot be had.
+if(CMAKE_CROSSCOMPILING OR NOT FR_ARCH STREQUAL "x86_64" OR FASTRAW_SANITIZE)
+  return()
+endif()
+
+set(fr_armhf ${CMAKE_BINARY_DIR}/armhf)
+fr_add_script_test(armhf_build LABELS armhf SKIP TIMEOUT 1800
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh ${fr_armhf})
+
+# The cross build's CTest, with one label or test; 77 when there is no cross build.
+fr_add_script_test(armhf_unit LABELS armhf SKIP TIMEOUT 1800
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh --ctest ${fr_armhf} -L ^unit$ -j2)
+fr_add_script_test(armhf_matrix LABELS armhf matrix SKIP TIMEOUT 3600 SERIAL
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh --ctest ${fr_armhf} -R ^kernel_matrix$)
+set_tests_properties(armhf_unit armhf_matrix PROPERTIES DEPENDS armhf_build)

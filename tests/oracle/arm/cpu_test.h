@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* What the tests know of 32-bit ARM: its names, numbers and instructions, for the generic tests to assert against. */
+#ifndef FRT_CPU_TEST_H
+#define FRT_CPU_TEST_H
+
+/*
+ * Every test that needs a fact of the CPU takes it from here (this folder is on the tests'
+ * include path for 32-bit ARM builds; tests/oracle/x86_64/cpu_test.h is x86-64's). A port writes
+ * its own copy; the generic tests name capabilities (FRT_HAS_...), never a CPU.
+ */
+
+#include <sys/auxv.h>
+
+/* The system call instruction with two arguments, bypassing libc (and any interposed syscall()). */
+static inline long frt_ksys2(long nr, long a1, long a2)
+{
+	register long r0 __asm__("r0") = a1;
+	register long r1 __asm__("r1") = a2;
+	register long r6 __asm__("r6") = nr;
+
+	/* The number goes in r7, Thumb code's frame pointer: moved there and back inside the asm. */
+	__asm__ volatile("mov ip, r7\n\tmov r7, r6\n\tsvc #0\n\tmov r7, ip" : "+r"(r0) : "r"(r1), "r"(r6) : "ip", "memory");
+	return r0;
+}
+
+/* The kernel's clock_gettime for this build's struct timespec: 64-bit time_t (src/arch/arm/sources.cmake), so clock_gettime64 (Linux 5.1+). */
+#define FRT_SYS_CLOCK_GETTIME SYS_clock_gettime64
+/* seccomp_data.arch of this process's system calls (<linux/audit.h>). */
+#define FRT_AUDIT_ARCH AUDIT_ARCH_ARM
+/* Sets the return value of the interrupted system call in a signal handler's context (<ucontext.h>). */
+#define FRT_UC_SET_RET(uc, v) ((uc)->uc_mcontext.arm_r0 = (unsigned long)(v))
+
+/* Whether the CPU reads its counter in order: no 32-bit kernel reports FEAT_ECV, so never. */
+static inline int frt_cpu_has_ordered(void)
+{
+	return 0;
+}
+
+/* The register spy's cases beyond those of every CPU (the stack-block rule's edges, regspy_cpu.h), and
+   which of them FASTRAW_SYSCALL=1 serves. */
+#define FRT_REGSPY_CASE_NAMES                                                                              \
+	"raw_block_end", "raw_low_sp_block_end", "raw_high_sp", "raw_past_block_end", "raw_next_block",        \
+		"raw_below_sp", "raw_sp_block_start", "raw_tagged",
+#define FRT_REGSPY_SERVED_NAMES "raw_block_end", "raw_low_sp_block_end", "raw_high_sp",
+
+/* /proc/cpuinfo: the line of features and the counter's ("ecv": HWCAP2_ECV, CNTVCTSS_EL0 exists). */
+#define FRT_CPUINFO_KEY "Features"
+#define FRT_CPUINFO_ORDERED "ecv"
+#define FRT_CPUINFO_CONSTANT NULL
+#define FRT_CPUINFO_NONSTOP NULL
+/* 1 where the counter is invariant on every CPU of the architecture: the generic timer is. */
+#define FRT_COUNTER_ALWAYS_INVARIANT 1
+/* The counter reads' names, as fr_counter_name and the debug line print them. */
+#define FRT_COUNTER_NAME_ORDERED "cntvctss"
+#define FRT_COUNTER_NAME_FENCED "isb+cntvct"
+#define FRT_COUNTER_NAME_UNORDERED "cntvct"
+/* 1 where FASTRAW_TSC takes x86's names as aliases of the architecture's own. */
+#define FRT_HAS_X86_ALIASES 1
+/* 1 where the fast path's debug line names the read by its instruction (x86's rdtscp, lfence;rdtsc). */
+#define FRT_STEPS_BY_COUNTER_NAME 0
+/* 1 where the library's path is asserted to take no more steps than the vDSO's (issue 20's goal): not measured on 32-bit ARM yet. */
+#define FRT_STEPS_AT_MOST_VDSO 0
+
+/* The vDSO (arch/arm/vdso/vdso.lds.S, 5.5+): functions exported, all under LINUX_2.6. */
+#define FRT_VDSO_NAMES "__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_clock_getres", "__vdso_clock_gettime64"
+/* The vDSO's functions other than clock_gettime. */
+#define FRT_VDSO_OTHERS "__vdso_gettimeofday", "__vdso_clock_getres", "__vdso_clock_gettime64"
+/* A version that is not the vDSO's: LINUX_2.6 with more after it. */
+#define FRT_VDSO_OTHER_VERSION "LINUX_2.6.39"
+/* A vDSO function's name (32-bit ARM's prefix); it exports no alias without it. */
+#define FRT_VDSO_NAME(fn) "__vdso_" fn
+#define FRT_HAS_VDSO_ALIASES 0
+/* Whether the vDSO exports time and getcpu. */
+#define FRT_HAS_VDSO_TIME_GETCPU 0
+/* Whether every kernel's vDSO has both hash tables: DT_HASH, DT_GNU_HASH or both by version. */
+#define FRT_HAS_VDSO_BOTH_HASHES 0
+
+/* glibc's first symbol version on the architecture (getpid's), and its dynamic loader. */
+#define FRT_GLIBC_FIRST_VERSION "GLIBC_2.4"
+#define FRT_LDSO_PATH "/lib/ld-linux-armhf.so.3"
+
+/* The kernel matrix's guests: the serial console's device. */
+#define FRT_GUEST_SERIAL "/dev/ttyAMA0"
+
+/* The unit tests' kernel eras (tests/unit/synth.h, synth_eras.c here): their number. */
+#define FRT_N_ERAS 3
+/* 1 where an era before time namespaces is known: 32-bit ARM has no time-namespace page at all. */
+#define FRT_HAS_ERA_BEFORE_NAMESPACES 1
+/* startup/locate.c words its reason for x86 ("before 5.3"): not asserted here. */
+/* #undef FRT_ERAS_OLD_WHY */
+/* A release before the first era and the note locate.c gives it (NULL: only its frame is checked). */
+#define FRT_RELEASE_BEFORE_FIRST "5.4.0-armmp"
+#define FRT_RELEASE_BEFORE_FIRST_NOTE NULL
+/* Code and fr_arch_code_masks_counter's answer: the generic eras share one rule, so never a mask. */
+#define FRT_CODE_MASK_CASES { { 0x1f, 0x20, 0x03, 0xd5 }, 4, 0 }, { { 0x48, 0x0f, 0xba, 0xf0, 0x3f }, 5, 0 }
+
+/* Kernel releases and the era each takes: 6.17+, 6.15-6.16, 5.5-6.14 (by the sources; none measured yet). */
+#define FRT_RELEASE_ERAS                                                                                    \
+	{ "7.3", "6.17+" }, { "6.17.0", "6.17+" }, { "6.16.9", "6.15-6.16" }, { "6.15.0", "6.15-6.16" },      \
+		{ "6.14.11", "5.5-6.14" }, { "6.12.48+deb13-armmp", "5.5-6.14" },                              \
+		{ "6.1.0-28-armmp-lpae", "5.5-6.14" }, { "5.10.0", "5.5-6.14" }, { "5.5.0", "5.5-6.14" }
+/* Before 5.5: no layout (the 32-bit vDSO served no RAW). */
+#define FRT_RELEASES_BEFORE { "5.4.0", "5.5" }, { "4.19.0", "5.5" }, { "4.9.65-rt23", "5.5" }
+/* A release (major.minor) taken as older than every era by number alone; NULL where none is asserted. */
+#define FRT_RELEASE_OLD_KIND "5.4"
+/* fr_mode_name: VDSO_CLOCKMODE_ARCHTIMER 1; 2 and 3 are no 32-bit ARM mode. */
+#define FRT_MODE_NAMES { FR_MODE_COUNTER, "archtimer" }, { 2, "unknown" }, { 3, "unknown" }, { -1, "unknown" }
+
+#endif
