@@ -60,6 +60,11 @@
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
 /* 32-bit ARM never had x86's vsyscall_gtod_data layout, nor its fixed-address page. */
 #define FR_ARCH_HAS_GTOD 0
+/*
+ * 4.1-5.4 kernels kept struct vdso_data in [vvar] (kdata/armdata.h): calibrated mode's seed and
+ * the kernel's word (tk_is_cntvct) that its vDSO reads the counter.
+ */
+#define FR_ARCH_HAS_ARMDATA 1
 #define FR_ARCH_GTOD_FIXED_PAGE 0ULL
 
 /* Every clock but RAW in interpose.c: out of line, as on arm64 (not measured here yet). */
