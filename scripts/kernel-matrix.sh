@@ -5,20 +5,22 @@
 #   scripts/kernel-matrix.sh [--arch ARCH] [--only NAME]... [--suites LIST] [-j JOBS] [--list] [--keep]
 #   scripts/kernel-matrix.sh --no-build --build-dir DIR ...     (how CTest runs it)
 #
-# The guests are of the build's architecture (its manifest names it: x86_64 or aarch64); --arch
-# must agree. Without --no-build it first builds the project like scripts/test.sh, for --arch
-# (default the host's; aarch64 with scripts/aarch64.sh, in build-aarch64). It
-# installs qemu-system-x86 or -arm and cpio when missing, fetches the kernels with a private apt
-# configuration (its own sources list, package lists and cache under $FASTRAW_MATRIX_CACHE/apt,
-# arm64's under aarch64/kernels/apt; the machine's apt sources are never read or changed,
-# nothing is installed into /boot) and keeps their vmlinuz in $FASTRAW_MATRIX_CACHE (arm64's in
-# aarch64/kernels; default ~/.cache/fastraw-matrix; RHEL 8.10's shape is Debian's 5.10 relabelled,
-# scripts/matrix-relabel.sh). Linux 4.19, which Debian's archive no longer has, boots from a
-# prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/bzImage, default ../shared/kernels/ beside the
-# project); without it its configurations are skipped and the others run. -j runs that many guests
-# at once (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the
-# given comma-separated suites. It exits 0 when every configuration passed, 1 when one failed,
-# and 77 (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
+# The guests are of the build's architecture (its manifest names it: x86_64, aarch64 or arm);
+# --arch must agree. Without --no-build it first builds the project like scripts/test.sh, for
+# --arch (default the host's; aarch64 with scripts/aarch64.sh in build-aarch64, arm with
+# scripts/armhf.sh in build-armhf). It installs qemu-system-x86 or -arm and cpio when missing,
+# fetches the kernels with a private apt configuration (its own sources list, package lists and
+# cache under $FASTRAW_MATRIX_CACHE/apt, arm64's under aarch64/kernels/apt, armhf's under
+# armhf/kernels/apt; the machine's apt sources are never read or changed, nothing is installed
+# into /boot) and keeps their vmlinuz beside that apt folder (default ~/.cache/fastraw-matrix;
+# RHEL 8.10's shape is Debian's 5.10 relabelled, scripts/matrix-relabel.sh). Linux 4.19, which
+# Debian's archive no longer has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/
+# bzImage, default ../shared/kernels/ beside the project); without it its configurations are
+# skipped and the others run, as are those whose other userland (FR_MATRIX_ENV: glibc 2.17,
+# Debian's bullseye or trixie glibc) cannot be had. -j runs that many guests at once
+# (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the given
+# comma-separated suites. It exits 0 when every configuration passed, 1 when one failed, and 77
+# (CTest's "skipped") with the reason when QEMU or a kernel cannot be had.
 #
 # Its parts, each sourced from here: the configurations and each architecture's QEMU facts
 # (matrix-configs.sh), the kernels (matrix-kernels.sh), the initramfs (matrix-initramfs.sh), the
@@ -47,7 +49,7 @@ skip() {
 }
 
 usage() {
-	sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '3,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo "configurations:"
 	for c in "${CONFIGS[@]}"; do
 		IFS='|' read -r name series opts _ expect _ tns cpu smp <<<"$c"
@@ -84,7 +86,7 @@ manifest_arch() {
 arch_given=$arch
 [ -n "$arch" ] || [ -z "$build_dir" ] || arch=$(manifest_arch "$build_dir")
 [ -n "$arch" ] || arch=$(uname -m)
-matrix_arch "$arch" || { echo "kernel-matrix.sh: no configurations for $arch (x86_64, aarch64)" >&2; exit 2; }
+matrix_arch "$arch" || { echo "kernel-matrix.sh: no configurations for $arch (x86_64, aarch64, arm)" >&2; exit 2; }
 [ "$list" = 0 ] || { if [ "$list" = 1 ]; then usage; exit 0; fi; usage >&2; exit 2; }
 case "$JOBS" in '' | *[!0-9]* | 0) echo "kernel-matrix.sh: -j wants a positive number" >&2; exit 2 ;; esac
 
@@ -96,10 +98,16 @@ for c in "${CONFIGS[@]}"; do
 done
 [ ${#selected[@]} -gt 0 ] || { echo "kernel-matrix.sh: no configuration named ${only[*]} (--list)" >&2; exit 2; }
 
-if [ "$build" = 1 ] && [ "$arch" != "$(uname -m)" ]; then
-	# The cross build, with its arm64 Check sysroot (exit 77 when the tools cannot be had).
-	build_dir=${build_dir:-$FR_MATRIX_ROOT/build-$arch}
-	bash "$FR_MATRIX_ROOT/scripts/$arch.sh" "$build_dir"
+# The host's architecture by the guests' name for it (a 32-bit ARM host says armv7l).
+host_arch=$(uname -m)
+case "$host_arch" in arm64) host_arch=aarch64 ;; armv*) host_arch=arm ;; esac
+if [ "$build" = 1 ] && [ "$arch" != "$host_arch" ]; then
+	# The cross build, with its Check sysroot (exit 77 when the tools cannot be had): aarch64's
+	# script is named for the CPU, 32-bit ARM's for Debian's architecture (armhf).
+	cross=$arch
+	[ "$arch" != arm ] || cross=armhf
+	build_dir=${build_dir:-$FR_MATRIX_ROOT/build-$cross}
+	bash "$FR_MATRIX_ROOT/scripts/$cross.sh" "$build_dir"
 elif [ "$build" = 1 ]; then
 	# shellcheck source=scripts/common.sh
 	. "$FR_MATRIX_ROOT/scripts/common.sh"
@@ -158,27 +166,32 @@ done
 [ ${#runnable[@]} -gt 0 ] || skip "no kernel for ${skipped[*]}"
 selected=("${runnable[@]}")
 # The probes of another userland (FR_MATRIX_ENV=NAME in a configuration's options), built into
-# $build_dir/matrix/NAME/ with their env file; where the toolchain cannot be had (77) the
-# configurations that want them are skipped. A failed build is left for their guests to report
-# (no env file: their init fails the set-up).
+# $build_dir/matrix/NAME/ with their env file: glibc217 by matrix-glibc217.sh (CentOS 7's glibc
+# with npm's GCC 4.8.5), a Debian release's name (bullseye, trixie) by matrix-debian-glibc.sh
+# (that release's glibc for the guests' architecture). Where the userland cannot be had (77) the
+# configurations that want it are skipped. A failed build is left for their guests to report (no
+# env file: their init fails the set-up).
 ENV_SETS=()
-if printf '%s\n' "${selected[@]}" | grep -q 'FR_MATRIX_ENV=glibc217'; then
+for env in $(printf '%s\n' "${selected[@]}" | sed -n 's/.*FR_MATRIX_ENV=\([A-Za-z0-9_]*\).*/\1/p' | sort -u); do
 	rc=0
-	bash "$FR_MATRIX_ROOT/scripts/matrix-glibc217.sh" "$arch" "$build_dir/matrix/glibc217" || rc=$?
+	case "$env" in
+	glibc217) bash "$FR_MATRIX_ROOT/scripts/matrix-glibc217.sh" "$arch" "$build_dir/matrix/$env" || rc=$? ;;
+	*) bash "$FR_MATRIX_ROOT/scripts/matrix-debian-glibc.sh" "$arch" "$env" "$build_dir/matrix/$env" || rc=$? ;;
+	esac
 	if [ "$rc" = 0 ]; then
-		ENV_SETS+=("$build_dir/matrix/glibc217")
+		ENV_SETS+=("$build_dir/matrix/$env")
 	elif [ "$rc" = "$SKIP" ]; then
 		runnable=()
 		for c in "${selected[@]}"; do
 			case "$c" in
-			*FR_MATRIX_ENV=glibc217*) say "SKIPPED ${c%%|*}: no glibc 2.17 toolchain"; skipped+=("${c%%|*}") ;;
+			*"FR_MATRIX_ENV=$env"*) say "SKIPPED ${c%%|*}: the $env userland cannot be had"; skipped+=("${c%%|*}") ;;
 			*) runnable+=("$c") ;;
 			esac
 		done
-		[ ${#runnable[@]} -gt 0 ] || skip "no glibc 2.17 toolchain for ${skipped[*]}"
+		[ ${#runnable[@]} -gt 0 ] || skip "no $env userland for ${skipped[*]}"
 		selected=("${runnable[@]}")
 	fi
-fi
+done
 make_initramfs "$work/initramfs.gz"
 
 t_all=$(date +%s)

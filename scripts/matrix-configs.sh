@@ -125,16 +125,46 @@ CONFIGS_aarch64=(
 	"glibc217-6.12|6.12|FR_MATRIX_ENV=glibc217|$A64_CS|active|$A64_GLIBC217_SUITES|0|$A64_CPU|2"
 )
 
-# matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH), its QEMU (binary,
-# package, machine), the console the kernel writes to, the table's CPU column heading and the
-# widths of its clock and counter columns, and CONFIGS; 1 when there is no table for ARCH.
+# 32-bit ARM (armhf, -M virt): Debian's armmp kernels, bookworm's 6.1 and trixie's 6.12 (both
+# boot on virt and read the initramfs without modules; armmp-lpae would too), whose vDSO is the
+# generic one (5.5+) and serves RAW from the generic timer, the only clocksource. -cpu
+# cortex-a15 is an ARMv7-A core with the generic timer, at 24 MHz as arm64's guests. The suites
+# run on bookworm's glibc 2.36 (the cross toolchain's), their programs built with a 32-bit
+# time_t; FR_MATRIX_ENV=bullseye and =trixie point the probes of e2e_bracket, e2e_clocks,
+# e2e_causality and e2e_lookup at copies built against Debian's own armhf glibc of that release
+# (scripts/matrix-debian-glibc.sh): bullseye's 2.31, whose programs call clock_gettime with a
+# 32-bit time_t, and trixie's, built with a 64-bit time_t as trixie's own packages are, whose
+# programs call __clock_gettime64. No time namespace: 32-bit ARM kernels have none (arm does not
+# select GENERIC_VDSO_TIME_NS, so TIME_NS cannot be set), and the guest leaves the suites'
+# timens cases out as on 4.19.
+ARM_CPU=cortex-a15,cntfrq=24000000
+ARM_CS=arch_sys_counter
+ARM_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
+ARM_SETTIME_SUITES=$ARM_ACTIVE_SUITES,e2e_settime
+ARM_HOST_SUITES=$ARM_ACTIVE_SUITES,e2e_host,e2e_syscall,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
+ARM_USERLAND_SUITES=e2e_bracket,e2e_clocks,e2e_causality,e2e_lookup
+CONFIGS_arm=(
+	"armmp-6.1|6.1||$ARM_CS|active|$ARM_SETTIME_SUITES|0|$ARM_CPU|2"
+	"armmp-6.12|6.12||$ARM_CS|active|$ARM_HOST_SUITES|0|$ARM_CPU|2"
+	"bullseye-6.12|6.12|FR_MATRIX_ENV=bullseye|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
+	"trixie-6.12|6.12|FR_MATRIX_ENV=trixie|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
+)
+
+# matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH and kernel flavour
+# KFLAVOUR, the GNU triple TRIPLE of its libraries' folder), its QEMU (binary, package,
+# machine), the console the kernel writes to, the table's CPU column heading and the widths of
+# its clock and counter columns, and CONFIGS; 1 when there is no table for ARCH.
 matrix_arch() {
 	case "$1" in
-	x86_64 | amd64) arch=x86_64 KARCH=amd64 QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
-		QEMU_MACHINE=q35 CONSOLE=ttyS0 CPU_HEAD=cpu W_CLOCK=7 W_COUNTER=7 CONFIGS=("${CONFIGS_x86_64[@]}") ;;
-	aarch64 | arm64) arch=aarch64 KARCH=arm64 QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
-		QEMU_MACHINE=virt CONSOLE=ttyAMA0 CPU_HEAD=timer W_CLOCK=9 W_COUNTER=10
+	x86_64 | amd64) arch=x86_64 KARCH=amd64 KFLAVOUR=cloud TRIPLE=x86_64-linux-gnu QEMU=qemu-system-x86_64
+		QEMU_PKG=qemu-system-x86 QEMU_MACHINE=q35 CONSOLE=ttyS0 CPU_HEAD=cpu W_CLOCK=7 W_COUNTER=7
+		CONFIGS=("${CONFIGS_x86_64[@]}") ;;
+	aarch64 | arm64) arch=aarch64 KARCH=arm64 KFLAVOUR=cloud TRIPLE=aarch64-linux-gnu QEMU=qemu-system-aarch64
+		QEMU_PKG=qemu-system-arm QEMU_MACHINE=virt CONSOLE=ttyAMA0 CPU_HEAD=timer W_CLOCK=9 W_COUNTER=10
 		CONFIGS=("${CONFIGS_aarch64[@]}") ;;
+	arm | armhf | armv7l | armv8l) arch=arm KARCH=armhf KFLAVOUR=armmp TRIPLE=arm-linux-gnueabihf QEMU=qemu-system-arm
+		QEMU_PKG=qemu-system-arm QEMU_MACHINE=virt CONSOLE=ttyAMA0 CPU_HEAD=timer W_CLOCK=9 W_COUNTER=10
+		CONFIGS=("${CONFIGS_arm[@]}") ;;
 	*) return 1 ;;
 	esac
 }
@@ -153,6 +183,11 @@ guest_machine() {
 		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) ecv=\([01]\) cntfrq=\([0-9]*\).*/\1 clocksource=\2 ecv=\3 cntfrq=\4/p' "$log" | head -n 1)
 		printf '%s\n%s\n' "$machine" "$(sed -n 's/.* ecv=\([01]\) cntfrq=\([0-9]*\)/\2 \1/p' <<<"$machine" |
 			awk '{ printf "%gMHz ecv=%s", $1 / 1e6, $2 }')"
+		;;
+	arm)
+		machine=$(sed -n 's/^FRMATRIX: kernel=\([^ ]*\) clocksource=\([^ ]*\) cntvct=\([01]\) cntfrq=\([0-9]*\).*/\1 clocksource=\2 cntvct=\3 cntfrq=\4/p' "$log" | head -n 1)
+		printf '%s\n%s\n' "$machine" "$(sed -n 's/.* cntvct=\([01]\) cntfrq=\([0-9]*\)/\2 \1/p' <<<"$machine" |
+			awk '{ printf "%gMHz pl0=%s", $1 / 1e6, $2 }')"
 		;;
 	esac
 }

@@ -2,10 +2,10 @@
 # The kernel matrix's initramfs: the guest's init, the manifest, the built suites and every library they load, at their host paths.
 # shellcheck shell=bash
 #
-# Sourced by kernel-matrix.sh, which sets arch, manifest (the build's matrix/manifest), work
-# (the run's folder), ENV_SETS (the folders of other userlands' probes, each with its env file)
-# and say().
-# shellcheck disable=SC2154 # arch, work and manifest are the sourcing script's
+# Sourced by kernel-matrix.sh, which sets arch and TRIPLE (matrix_arch), manifest (the build's
+# matrix/manifest), work (the run's folder), ENV_SETS (the folders of other userlands' probes,
+# each with its env file) and say().
+# shellcheck disable=SC2154 # arch, TRIPLE, work and manifest are the sourcing script's
 
 # Copies one path to the same absolute path under $1.
 copy_one() {
@@ -54,9 +54,14 @@ stage_cross_deps() {
 	local root=$1 file=$2 interp name dir found rpath origin
 	interp=$("$READELF" -lW "$file" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
 	if [ -n "$interp" ] && [ ! -e "$root$interp" ]; then
-		# Else the interpreter at its own path on this host: another glibc's sysroot
-		# (matrix-glibc217.sh), whose libraries the file's rpath then finds there too.
-		found=$(find_cross_lib "${interp##*/}") || { [ -e "$interp" ] && found=$interp; } ||
+		# A loader outside the system's folders is another glibc's, at its own path on this
+		# host (matrix-glibc217.sh, matrix-debian-glibc.sh), whose libraries the file's rpath
+		# then finds there too; the system's (/lib/ld-linux-armhf.so.3) is the cross libc's.
+		case "$interp" in
+		/lib/* | /lib64/* | /usr/lib/*) found=$(find_cross_lib "${interp##*/}") ;;
+		*) found=$interp; [ -e "$found" ] || found= ;;
+		esac
+		[ -n "$found" ] ||
 			{ say "warning: no ${interp##*/} (the interpreter of $file) in ${LIBDIRS[*]}" >&2; return 0; }
 		mkdir -p "$root${interp%/*}"
 		cp -L "$found" "$root$interp"
@@ -97,7 +102,6 @@ find_cross_lib() {
 # Packs the initramfs into $1 (gzipped newc cpio).
 make_initramfs() {
 	local out=$1 root=$work/root init path set
-	TRIPLE=$arch-linux-gnu
 	READELF=$(command -v "$TRIPLE-readelf" || echo readelf)
 	mapfile -t LIBDIRS < <(sed -n 's/^libdir //p' "$manifest")
 	LIBDIRS+=("/usr/$TRIPLE/lib")

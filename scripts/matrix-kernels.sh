@@ -3,17 +3,22 @@
 # shellcheck shell=bash
 #
 # Sourced by kernel-matrix.sh, which sets CACHE, MIRROR, SECURITY_MIRROR, KEYRING, KARCH (Debian's
-# name of the guests' architecture: amd64 or arm64) and say().
+# name of the guests' architecture: amd64, arm64 or armhf), KFLAVOUR (the kernel flavour: cloud,
+# or armhf's armmp) and say().
 # The machine's own apt sources are never read or changed: a sources list of our own (bookworm
-# and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x, and for amd64 bullseye
-# and bullseye-security for 5.10, which el8.10 relabels: matrix-relabel.sh), package lists and a
-# package cache live under $KCACHE/apt, and apt-get is pointed at them with -o options. KCACHE is
-# $CACHE for amd64 kernels and $CACHE/aarch64/kernels for arm64's (beside scripts/aarch64.sh's
-# sysroot), whose apt configuration names arm64 (and reads no dpkg status: the machine's is not
-# of that architecture).
+# and bookworm-security for 6.1 and 6.12, sid and experimental for 7.x, for amd64 bullseye and
+# bullseye-security for 5.10, which el8.10 relabels: matrix-relabel.sh, and for armhf trixie and
+# trixie-security, whose 6.12 it boots), package lists and a package cache live under $KCACHE/apt,
+# and apt-get is pointed at them with -o options. KCACHE is $CACHE for amd64 kernels and
+# $CACHE/<dir>/kernels for the others' (aarch64/ and armhf/, beside scripts/aarch64.sh's and
+# scripts/armhf.sh's sysroots), whose apt configuration names their architecture (and reads no
+# dpkg status: the machine's is not of that architecture).
 # shellcheck disable=SC2153 # CACHE is the sourcing script's
 KCACHE=$CACHE
-[ "$KARCH" = amd64 ] || KCACHE=$CACHE/aarch64/kernels
+case "$KARCH" in
+arm64) KCACHE=$CACHE/aarch64/kernels ;;
+armhf) KCACHE=$CACHE/armhf/kernels ;;
+esac
 
 apt_updated=0
 apt_install() {
@@ -46,6 +51,10 @@ apt_private() {
 	[ "$KARCH" != amd64 ] || cat >>"$d/sources.list" <<-EOF
 		deb [signed-by=$KEYRING] $MIRROR bullseye main
 		deb [signed-by=$KEYRING] $SECURITY_MIRROR bullseye-security main
+	EOF
+	[ "$KARCH" != armhf ] || cat >>"$d/sources.list" <<-EOF
+		deb [${opt}signed-by=$KEYRING] $MIRROR trixie main
+		deb [${opt}signed-by=$KEYRING] $SECURITY_MIRROR trixie-security main
 	EOF
 	APT_PRIVATE=(-o "Dir::Etc::SourceList=$d/sources.list" -o Dir::Etc::SourceParts=-
 		-o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache")
@@ -145,20 +154,24 @@ is_shared_series() {
 }
 
 # The cached vmlinuz of a kernel series, fetched when there is none yet: the newest 6.1.0-N and
-# 6.12.N of bookworm(-security), the newest 7.2.N in sid and 7.3* in experimental, all of
-# Debian's cloud flavour for $KARCH; el8.10's relabelled vmlinux (el8_kernel, amd64).
+# 6.12.N of bookworm(-security) (armhf: 6.12.N+deb13 of trixie(-security)), the newest 7.2.N in
+# sid and 7.3* in experimental, all of Debian's $KFLAVOUR flavour for $KARCH; el8.10's
+# relabelled vmlinux (el8_kernel, amd64).
 kernel_for() {
-	local series=$1 a=$KARCH glob prefix regex pkg tmp found
+	local series=$1 a=$KFLAVOUR-$KARCH u=-unsigned glob prefix regex pkg tmp found deb='[0-9]+'
 	if is_shared_series "$series"; then
 		[ "$KARCH" = amd64 ] && shared_kernel_for "$series"
 		return
 	fi
+	# Debian's 32-bit ARM images carry no architecture in their names and are signed by no one
+	# (linux-image-6.1.0-57-armmp); the 6.12 booted there is trixie's own (+deb13).
+	[ "$KARCH" != armhf ] || a=$KFLAVOUR u='' deb=13
 	case "$series" in
 	el8.10) mkdir -p "$KCACHE" && el8_kernel; return ;;
-	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex="^linux-image-6\\.1\\.0-[0-9]+-cloud-$a-unsigned\$" ;;
-	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex="^linux-image-6\\.12\\.[0-9]+\\+deb[0-9]+-cloud-$a-unsigned\$" ;;
-	7.2) glob='vmlinuz-7.2.*' prefix=linux-binary-unsigned-7.2 regex="^linux-binary-unsigned-7\\.2\\.[0-9]+\\+deb[0-9]+-cloud-$a\$" ;;
-	7.3) glob='vmlinuz-7.3[-.]*' prefix=linux-binary-unsigned-7.3 regex="^linux-binary-unsigned-7\\.3(\\.[0-9]+)?(\\+deb[0-9]+)?-cloud-$a\$" ;;
+	6.1) glob='vmlinuz-6.1.0-*' prefix=linux-image-6.1.0 regex="^linux-image-6\\.1\\.0-[0-9]+-$a$u\$" ;;
+	6.12) glob='vmlinuz-6.12.*' prefix=linux-image-6.12 regex="^linux-image-6\\.12\\.[0-9]+\\+deb$deb-$a$u\$" ;;
+	7.2) glob='vmlinuz-7.2.*' prefix=linux-binary-unsigned-7.2 regex="^linux-binary-unsigned-7\\.2\\.[0-9]+\\+deb[0-9]+-$a\$" ;;
+	7.3) glob='vmlinuz-7.3[-.]*' prefix=linux-binary-unsigned-7.3 regex="^linux-binary-unsigned-7\\.3(\\.[0-9]+)?(\\+deb[0-9]+)?-$a\$" ;;
 	*) echo "kernel-matrix.sh: no package rule for Linux $series" >&2; return 1 ;;
 	esac
 	mkdir -p "$KCACHE" || return 1

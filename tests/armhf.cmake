@@ -17,4 +17,9 @@ fr_add_script_test(armhf_unit LABELS armhf SKIP TIMEOUT 1800
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh --ctest ${fr_armhf} -L ^unit$ -j2)
 fr_add_script_test(armhf_matrix LABELS armhf matrix SKIP TIMEOUT 3600 SERIAL
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh --ctest ${fr_armhf} -R ^kernel_matrix$)
-set_tests_properties(armhf_unit armhf_matrix PROPERTIES DEPENDS armhf_build)
+# The armhf .deb: the cross build's install_deb (cpack's package, its files and control data,
+# Architecture: armhf and a libc6 dependency, unpacked, a program preloaded from it under
+# qemu-arm-static).
+fr_add_script_test(armhf_deb LABELS armhf install SKIP TIMEOUT 600
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/armhf.sh --ctest ${fr_armhf} -R ^install_deb$)
+set_tests_properties(armhf_unit armhf_matrix armhf_deb PROPERTIES DEPENDS armhf_build)

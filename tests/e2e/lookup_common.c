@@ -16,16 +16,21 @@ const char *lookup_where(const void *p)
 	return info.dli_fname;
 }
 
-void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t slack_ns)
+void lookup_check_raw_as(struct e2e_tally *sum, const char *key, void *p, e2e_clock_fn fn, int64_t slack_ns)
 {
 	struct e2e_tally t = { .slack_ns = slack_ns };
 
 	printf("served_%s=%s\n", key, lookup_where(p));
-	if (!p)
+	if (!p || !fn)
 		return;
 	for (int i = 0; i < LOOKUP_SAMPLES; i++)
-		e2e_bracket(&t, (e2e_clock_fn)p, CLOCK_MONOTONIC_RAW);
+		e2e_bracket(&t, fn, CLOCK_MONOTONIC_RAW);
 	e2e_tally_add(sum, &t);
+}
+
+void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t slack_ns)
+{
+	lookup_check_raw_as(sum, key, p, (e2e_clock_fn)p, slack_ns);
 }
 
 unsigned long lookup_kernel_auxv(unsigned long type)

@@ -17,6 +17,9 @@ const char *lookup_where(const void *p);
    times between two kernel reads into sum, each answer allowed slack_ns outside the bracket. */
 void lookup_check_raw(struct e2e_tally *sum, const char *key, void *p, int64_t slack_ns);
 
+/* The same, p called through fn (e2e_as_entry32's, for a 32-bit entry). */
+void lookup_check_raw_as(struct e2e_tally *sum, const char *key, void *p, e2e_clock_fn fn, int64_t slack_ns);
+
 /* AT_type as the kernel put it in /proc/self/auxv, or 0. */
 unsigned long lookup_kernel_auxv(unsigned long type);
 

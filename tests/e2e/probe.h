@@ -17,6 +17,62 @@
 
 typedef int (*e2e_clock_fn)(clockid_t clk, struct timespec *ts);
 
+/*
+ * 1 in a 32-bit program built with a 64-bit time_t (-D_TIME_BITS=64, as Debian trixie's armhf
+ * packages are; glibc 2.34+ then defines __USE_TIME_BITS64): its clock_gettime is glibc's
+ * __clock_gettime64, and the 32-bit entries (clock_gettime, __clock_gettime) take a timespec
+ * it does not have. E2E_CLOCK_GETTIME names the entry such a program calls.
+ */
+#ifdef __USE_TIME_BITS64
+#define E2E_TIME64 1
+#define E2E_CLOCK_GETTIME "__clock_gettime64"
+
+/* The 32-bit entries' timespec (the kernel's old_timespec32). */
+struct e2e_timespec32 {
+	long tv_sec;
+	long tv_nsec;
+};
+typedef int (*e2e_clock32_fn)(clockid_t clk, struct e2e_timespec32 *ts);
+
+/* The 32-bit entry e2e_entry32 calls, one at a time. */
+static inline e2e_clock32_fn *e2e_entry32_slot(void)
+{
+	static e2e_clock32_fn slot;
+
+	return &slot;
+}
+
+/* The 32-bit entry called as a program with a 32-bit time_t calls it (a process may hold
+   objects of both kinds), its answer widened; its return value unchanged. */
+static inline int e2e_entry32(clockid_t clk, struct timespec *ts)
+{
+	struct e2e_timespec32 t;
+	int rc = (*e2e_entry32_slot())(clk, ts ? &t : NULL);
+
+	if (rc == 0 && ts) {
+		ts->tv_sec = t.tv_sec;
+		ts->tv_nsec = t.tv_nsec;
+	}
+	return rc;
+}
+
+/* How to call p, a 32-bit entry (clock_gettime, __clock_gettime, the vDSO's
+   __vdso_clock_gettime): through e2e_entry32 here, p itself with a 32-bit time_t. */
+static inline e2e_clock_fn e2e_as_entry32(void *p)
+{
+	*e2e_entry32_slot() = (e2e_clock32_fn)p;
+	return p ? e2e_entry32 : NULL;
+}
+#else
+#define E2E_TIME64 0
+#define E2E_CLOCK_GETTIME "clock_gettime"
+
+static inline e2e_clock_fn e2e_as_entry32(void *p)
+{
+	return (e2e_clock_fn)p;
+}
+#endif
+
 /* CLOCK_MONOTONIC_RAW as the kernel reads it (the raw system call), in ns. */
 static inline int64_t e2e_kernel_raw_ns(void)
 {

@@ -46,8 +46,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	total = strtoull(argv[1], NULL, 10);
-	fn = strcmp(sym, "clock_gettime") == 0 ? clock_gettime
-					      : (e2e_clock_fn)dlsym(RTLD_DEFAULT, sym);
+	/* clock_gettime is the program's own (__clock_gettime64 with a 64-bit time_t); other
+	   names are glibc's 32-bit entries, called as such. */
+	if (strcmp(sym, "clock_gettime") == 0) {
+		fn = clock_gettime;
+		sym = E2E_CLOCK_GETTIME;
+	} else {
+		fn = e2e_as_entry32(dlsym(RTLD_DEFAULT, sym));
+	}
 	if (!fn) {
 		printf("no symbol %s\n", sym);
 		return 2;

@@ -113,7 +113,7 @@ int main(void)
 		violations += side[i].violations;
 		fresh += side[i].fresh;
 	}
-	printf("served=%s\nviolations=%llu\nfresh=%llu\n", e2e_served_by("clock_gettime"),
+	printf("served=%s\nviolations=%llu\nfresh=%llu\n", e2e_served_by(E2E_CLOCK_GETTIME),
 	       (unsigned long long)violations, (unsigned long long)fresh);
 	return violations == 0 && side[0].pinned && side[1].pinned ? 0 : 1;
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "cpu_test.h"
@@ -26,7 +25,15 @@
 
 #define SENTINEL 4321
 
-typedef int (*tod_fn)(struct timeval *tv, void *tz);
+/* The kernel's gettimeofday and 32-bit clock_getres answer in {long, long} pairs (its old timeval
+   and old timespec), whatever time_t the program has. */
+struct old_pair {
+	long sec;
+	long frac;
+};
+
+typedef int (*tod_fn)(struct old_pair *tv, void *tz);
+typedef int (*res_fn)(clockid_t clk, struct old_pair *ts);
 typedef long (*time_fn)(long *t);
 typedef long (*getcpu_fn)(unsigned *cpu, unsigned *node, void *cache);
 
@@ -45,27 +52,37 @@ static int64_t raw_slack_ns(void)
 	return v && strcmp(v, "calibrated") == 0 ? CALIBRATED_BOUND_NS : 0;
 }
 
-/* Reads RAW through fn bracketed by the kernel, and says where fn lives. */
+/* Reads RAW through p, a 32-bit entry (e2e_as_entry32), bracketed by the kernel, and says where p lives. */
 static void check_raw(const char *key, void *p)
+{
+	lookup_check_raw_as(&tally, key, p, e2e_as_entry32(p), raw_slack_ns());
+}
+
+#if E2E_TIME64
+/* The same for p, a 64-bit entry (__clock_gettime64, the vDSO's clock_gettime64). */
+static void check_raw64(const char *key, void *p)
 {
 	lookup_check_raw(&tally, key, p, raw_slack_ns());
 }
+#endif
 
 static int in_vdso(const void *p)
 {
 	return (uintptr_t)p >= vdso_lo && (uintptr_t)p < vdso_hi;
 }
 
-/* A vDSO-convention function: 0 or -errno returned, errno never touched. */
-static void check_vdso_convention(const char *key, void *p)
+/* A vDSO-convention function: 0 or -errno returned, errno never touched. p is a 32-bit entry
+   but where wide (the vDSO's clock_gettime64 in a program with a 64-bit time_t). */
+static void check_vdso_convention_as(const char *key, void *p, int wide)
 {
-	e2e_clock_fn fn = (e2e_clock_fn)p;
+	e2e_clock_fn fn = wide ? (e2e_clock_fn)p : e2e_as_entry32(p);
 	struct timespec ts;
 	int ok;
 
-	check_raw(key, p);
+	lookup_check_raw_as(&tally, key, p, fn, raw_slack_ns());
 	if (!fn)
 		return;
+	/* fn still calls p: nothing since has set another 32-bit entry (e2e_as_entry32). */
 	errno = SENTINEL;
 	/* The kernel's own code would write through NULL: only ours promises EFAULT. */
 	ok = in_vdso(p) || (fn(CLOCK_MONOTONIC_RAW, NULL) == -EFAULT && errno == SENTINEL);
@@ -75,6 +92,11 @@ static void check_vdso_convention(const char *key, void *p)
 		conv_failures++;
 		printf("FAIL %s: not the vDSO's calling convention\n", key);
 	}
+}
+
+static void check_vdso_convention(const char *key, void *p)
+{
+	check_vdso_convention_as(key, p, 0);
 }
 
 static void find_vdso_mapping(void)
@@ -109,12 +131,11 @@ static int kernel_exports(const char *name)
 static void check_others(const struct elfwalk *w, int gnu)
 {
 	tod_fn tod = (tod_fn)elfwalk_sym(w, gnu, VDSO_NAME("gettimeofday"), VDSO_V);
-	e2e_clock_fn res = (e2e_clock_fn)elfwalk_sym(w, gnu, VDSO_NAME("clock_getres"), VDSO_V);
-	struct timeval a, m, b;
-	struct timespec r1, r2;
+	res_fn res = (res_fn)elfwalk_sym(w, gnu, VDSO_NAME("clock_getres"), VDSO_V);
+	struct old_pair a, m, b, r1, r2;
 
 	if (!res && kernel_exports(VDSO_NAME("clock_getres")))
-		res = (e2e_clock_fn)-1; /* missing where the kernel has it: fails below */
+		res = (res_fn)-1; /* missing where the kernel has it: fails below */
 	if (!tod || !in_vdso((void *)tod) || (res && !in_vdso((void *)res))) {
 		other_fail("gettimeofday or clock_getres missing or outside [vdso]");
 		return;
@@ -122,7 +143,8 @@ static void check_others(const struct elfwalk *w, int gnu)
 	syscall(SYS_gettimeofday, &a, NULL);
 	tod(&m, NULL);
 	syscall(SYS_gettimeofday, &b, NULL);
-	if (timercmp(&a, &m, >) || timercmp(&m, &b, >))
+	if (a.sec > m.sec || (a.sec == m.sec && a.frac > m.frac) || m.sec > b.sec ||
+	    (m.sec == b.sec && m.frac > b.frac))
 		other_fail("the vDSO's gettimeofday outside the kernel's bracket");
 #if VDSO_TIME_GETCPU
 	time_fn tm = (time_fn)elfwalk_sym(w, gnu, VDSO_NAME("time"), VDSO_V);
@@ -151,8 +173,8 @@ static void check_others(const struct elfwalk *w, int gnu)
 		other_fail("__vdso_getcpu disagrees with getcpu");
 #endif
 	for (clockid_t c = 0; res && c <= CLOCK_BOOTTIME; c++) {
-		if (res(c, &r1) != 0 || syscall(SYS_clock_getres, c, &r2) != 0 || r1.tv_sec != r2.tv_sec ||
-		    r1.tv_nsec != r2.tv_nsec)
+		if (res(c, &r1) != 0 || syscall(SYS_clock_getres, c, &r2) != 0 || r1.sec != r2.sec ||
+		    r1.frac != r2.frac)
 			other_fail("the vDSO's clock_getres disagrees with clock_getres");
 	}
 }
@@ -184,6 +206,10 @@ static void check_parsed(void)
 #if VDSO_ALIASES
 		snprintf(key, sizeof(key), "parsed_alias_%s", gnu ? "gnu" : "sysv");
 		check_vdso_convention(key, elfwalk_sym(&w, gnu, "clock_gettime", VDSO_V));
+#endif
+#if E2E_TIME64
+		snprintf(key, sizeof(key), "parsed64_%s", gnu ? "gnu" : "sysv");
+		check_vdso_convention_as(key, elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME "64", VDSO_V), 1);
 #endif
 		if (elfwalk_sym(&w, gnu, FR_ARCH_VDSO_CLOCK_GETTIME, "LINUX_9.9"))
 			other_fail("a wrong version matched");
@@ -253,6 +279,16 @@ int main(void)
 	check_vdso_convention("vdso_dlvsym", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME, VDSO_V));
 #if VDSO_ALIASES
 	check_vdso_convention("vdso_alias", dlsym(vdso, "clock_gettime"));
+#endif
+#if E2E_TIME64
+	/* What a program with a 64-bit time_t looks up: glibc's __clock_gettime64 (GLIBC_2.34) and
+	   the vDSO's clock_gettime64. */
+	check_raw64("default64", dlsym(RTLD_DEFAULT, "__clock_gettime64"));
+	check_raw64("next64", dlsym(RTLD_NEXT, "__clock_gettime64"));
+	check_raw64("handle64", dlsym(libc, "__clock_gettime64"));
+	check_raw64("handle_versioned64", dlvsym(libc, "__clock_gettime64", "GLIBC_2.34"));
+	check_vdso_convention_as("vdso_dlsym64", dlsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME "64"), 1);
+	check_vdso_convention_as("vdso_dlvsym64", dlvsym(vdso, FR_ARCH_VDSO_CLOCK_GETTIME "64", VDSO_V), 1);
 #endif
 	check_parsed();
 	check_unchanged();

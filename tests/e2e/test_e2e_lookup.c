@@ -2,6 +2,7 @@
 /* End-to-end: every way a program can look clock_gettime up (dlsym, dlvsym, the vDSO's handle, parsing AT_SYSINFO_EHDR) reaches the library. */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -24,6 +25,14 @@ static const char *const vdso_ways[] = { "vdso_dlsym", "vdso_dlvsym" };
 #define VDSO_ALIASES 0
 #endif
 static const char *const tables[] = { "gnu", "sysv" };
+/*
+ * A probe built with a 64-bit time_t on a 32-bit CPU (FR_E2E_TIME64=1: Debian trixie's armhf
+ * userland in the kernel matrix, scripts/matrix-debian-glibc.sh) also looks up what such a
+ * program calls:
+ * glibc's __clock_gettime64 and the vDSO's clock_gettime64 (parsed64_* through the tables).
+ */
+static const char *const time64_ways[] = { "default64", "next64", "handle64", "handle_versioned64",
+					   "vdso_dlsym64", "vdso_dlvsym64" };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
@@ -97,9 +106,10 @@ START_TEST(lookup_every_way)
 	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_SHADOW_VDSO=1") };
 	struct e2e_result r;
 	char key[64];
-	int ways = (int)(N(libc_ways) + N(vdso_ways));
+	int ways = (int)(N(libc_ways) + N(vdso_ways)), time64;
 
 	run(&r, &opts);
+	time64 = getenv("FR_E2E_TIME64") && atoi(getenv("FR_E2E_TIME64")) != 0;
 	assert_image(&r);
 	ck_assert_int_eq(e2e_int_value(r.out, "ehdr_is_real"), 0);
 	for (size_t i = 0; i < N(libc_ways); i++) {
@@ -110,12 +120,22 @@ START_TEST(lookup_every_way)
 		snprintf(key, sizeof(key), "served_%s", vdso_ways[i]);
 		e2e_assert_served(&r, key);
 	}
+	for (size_t i = 0; time64 && i < N(time64_ways); i++) {
+		snprintf(key, sizeof(key), "served_%s", time64_ways[i]);
+		e2e_assert_served(&r, key);
+		ways++;
+	}
 	for (size_t t = 0; t < N(tables); t++) {
 		if (!kernel_has(&r, tables[t]))
 			continue;
 		snprintf(key, sizeof(key), "served_parsed_%s", tables[t]);
 		e2e_assert_served(&r, key);
 		ways++;
+		if (time64) {
+			snprintf(key, sizeof(key), "served_parsed64_%s", tables[t]);
+			e2e_assert_served(&r, key);
+			ways++;
+		}
 		if (VDSO_ALIASES) {
 			snprintf(key, sizeof(key), "served_parsed_alias_%s", tables[t]);
 			e2e_assert_served(&r, key);

@@ -18,8 +18,14 @@ static inline long k_syscall2(long nr, long a1, long a2)
 
 static inline long k_clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	/* The system call whose timespec is this build's (cpu_test.h: clock_gettime64 on armhf's 64-bit time_t). */
-	return k_syscall2(FRT_SYS_CLOCK_GETTIME, (long)clk, (long)ts);
+#ifdef SYS_clock_gettime64
+	/* A 32-bit program built with a 64-bit time_t (-D_TIME_BITS=64: the arm build, Debian
+	   trixie's armhf packages) has the 64-bit system call's timespec, not clock_gettime's; one
+	   built with a 32-bit time_t (the kernel matrix's bullseye probes) has clock_gettime's. */
+	if (sizeof(ts->tv_sec) > sizeof(long))
+		return k_syscall2(SYS_clock_gettime64, (long)clk, (long)ts);
+#endif
+	return k_syscall2(SYS_clock_gettime, (long)clk, (long)ts);
 }
 
 static inline int64_t ts_ns(const struct timespec *ts)
