@@ -118,7 +118,7 @@ static int ldso_from(uintptr_t base, int probe, struct fr_elfsyms *out)
 	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
 	const ElfW(Phdr) *ph;
 
-	if (!base || (probe && fr_word_readable(eh) != 1) || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!base || (probe && fr_word_readable(eh) != 1) || !fr_elf_is_header(eh) || eh->e_ident[EI_CLASS] != FR_ELF_CLASS)
 		return -1;
 	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++) {

@@ -134,7 +134,8 @@ static struct gnu_parts gnu_split(const uint32_t *h)
 {
 	struct gnu_parts g = { h[0], h[1], NULL, NULL };
 
-	g.buckets = (const uint32_t *)((const uint64_t *)(h + 4) + h[2]);
+	/* The Bloom filter's words are the ELF class's addresses: 64 bits, or 32 on a 32-bit ABI (arm). */
+	g.buckets = (const uint32_t *)((const ElfW(Addr) *)(h + 4) + h[2]);
 	g.chain = g.buckets + g.nbuckets;
 	return g;
 }

@@ -7,6 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* This process's ELF class: what its loader, its libc and its vDSO are (ElfW's width). */
+#if __SIZEOF_POINTER__ == 8
+#define FR_ELF_CLASS ELFCLASS64
+#else
+#define FR_ELF_CLASS ELFCLASS32
+#endif
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds a versioned dynamic symbol in the vDSO's ELF image by its hash tables. */
 #include "elf/vdso_elf.h"
+#include "elf/elfsym.h"
 
 #include <elf.h>
 #include <string.h>
@@ -24,7 +25,7 @@ int fr_vdso_open(const void *base, struct fr_elfsyms *out)
 	int have_load = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != FR_ELF_CLASS)
 		return -1;
 	ph = (const ElfW(Phdr) *)((const char *)base + eh->e_phoff);
 	for (int i = 0; i < eh->e_phnum; i++) {

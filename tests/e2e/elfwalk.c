@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Walks an image's program headers, dynamic section, both hash tables, version definitions and notes. */
+#include "elf/elfsym.h"
 #include "elfwalk.h"
 
 #include <elf.h>
@@ -32,7 +33,7 @@ int elfwalk_open(const void *base, struct elfwalk *w, const char **why)
 
 	memset(w, 0, sizeof(*w));
 	*why = "not a 64-bit ELF image";
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != FR_ELF_CLASS)
 		return -1;
 	ph = (const void *)((const char *)base + eh->e_phoff);
 	for (unsigned i = 0; i < eh->e_phnum; i++) {

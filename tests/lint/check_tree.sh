@@ -11,7 +11,7 @@
 #     src/arch/: a second architecture then puts its CPU code in a folder there, none in
 #     generic files. The one exception is the compiler barrier, an empty template that emits
 #     no instruction, in src/base/access.h.
-#   - The compiler's CPU macros __x86_64__ and __aarch64__ appear only under src/arch/ and
+#   - The compiler's CPU macros __x86_64__, __aarch64__ and __arm__ appear only under src/arch/ and
 #     tests/oracle/<cpu>/ (C, headers, assembly, CMake, anywhere in src/, include/, tools/,
 #     tests/, cmake/ and the top CMakeLists.txt; comments too): a port is one src/arch/<cpu>/, one
 #     tests/oracle/<cpu>/ and a matrix configuration, and no generic #else silently means a CPU.
@@ -59,8 +59,8 @@ check_cpu() {
 	(cd "$1" && xargs grep -HnE "$INTRIN_RE" <"$tmp/csrc") | sed 's|$| (a CPU intrinsic outside src/arch/)|'
 }
 
-# The CPU macros, as a word: __x86_64__ or __aarch64__ (also inside defined(...) and #ifdef).
-CPU_MACRO_RE='(^|[^A-Za-z0-9_])__(x86_64|aarch64)__([^A-Za-z0-9_]|$)'
+# The CPU macros, as a word: __x86_64__, __aarch64__ or __arm__ (also inside defined(...) and #ifdef).
+CPU_MACRO_RE='(^|[^A-Za-z0-9_])__(x86_64|aarch64|arm)__([^A-Za-z0-9_]|$)'
 
 # check_cpu_macros ROOT: a CPU macro outside src/arch/ and tests/oracle/<cpu>/.
 check_cpu_macros() {

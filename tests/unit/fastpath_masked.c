@@ -85,8 +85,12 @@ START_TEST(masked_modes)
 	v.mode = FR_MODE_LAST + 1;
 	v.seq += 2;
 	synth_set_clock(&s, 0, &v);
-	ck_assert(synth_expect(s.era, &v, NULL, NULL, v.L + 1000, &ts));
-	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "an unknown mode 3, read as the kernel does");
+	/*
+	 * Read where the kernel reads the counter in every mode but none (FR_ARCH_MODE_ANY_COUNTER:
+	 * arm64); passed through where only its counter mode is read (32-bit ARM).
+	 */
+	ck_assert(synth_expect(s.era, &v, NULL, NULL, v.L + 1000, &ts) == (FR_ARCH_MODE_ANY_COUNTER != 0));
+	synth_check_read(&s, &v, NULL, NULL, v.L + 1000, "an unknown mode, as the kernel does");
 	v.mode = FR_MODE_NONE;
 	v.seq += 2;
 	synth_set_clock(&s, 0, &v);

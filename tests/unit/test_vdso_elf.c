@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "elf/elfsym.h"
 #include "run_suite.h"
 #include "cpu_test.h"
 #include "arch/arch.h"
@@ -227,10 +228,10 @@ START_TEST(not_an_image)
 	ck_assert_ptr_null(fr_vdso_sym(NULL, CG, VER));
 	ck_assert_ptr_null(fr_vdso_sym(zeros, CG, VER));
 	ck_assert_ptr_null(fr_vdso_sym(text, CG, NULL));
-	/* A 32-bit ELF identity is not this process's vDSO. */
+	/* An ELF identity of the other class (32-bit in a 64-bit process, and the reverse) is not this process's vDSO. */
 	if (base) {
 		memcpy(elf32, base, 4096);
-		elf32[EI_CLASS] = ELFCLASS32;
+		elf32[EI_CLASS] = FR_ELF_CLASS == ELFCLASS64 ? ELFCLASS32 : ELFCLASS64;
 		ck_assert_ptr_null(fr_vdso_sym(elf32, CG, NULL));
 	}
 	free(elf32);

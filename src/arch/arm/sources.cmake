@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # 32-bit ARM's files, named relative to src/: C for fastraw_core, the exported stubs for the shared library; its Debian architecture.
 set(FR_ARCH_CORE_SOURCES arch/arm/cpu.c arch/arm/cpu_name.c)
-set(FR_ARCH_LIB_SOURCES arch/arm/dl_stub.S arch/arm/syscall_stub.S)
+# aeabi.c is an object of the shared library itself: from an archive it would come too late to
+# stand in for libgcc's hooks (nothing before libgcc refers to them).
+set(FR_ARCH_LIB_SOURCES arch/arm/dl_stub.S arch/arm/syscall_stub.S arch/arm/aeabi.c)
 # The Debian package architecture.
 set(FR_ARCH_DEB armhf)
 # Compiler options of the library's code: Thumb-2, the stubs' own state too, so that their tail

@@ -24,6 +24,12 @@ static inline long frt_ksys2(long nr, long a1, long a2)
 
 /* The kernel's clock_gettime for this build's struct timespec. */
 #define FRT_SYS_CLOCK_GETTIME SYS_clock_gettime
+/* Whether this process can read the counter at all: every CPU of the architecture can. */
+static inline int frt_counter_readable(void)
+{
+	return 1;
+}
+
 /* seccomp_data.arch of this process's system calls (<linux/audit.h>). */
 #define FRT_AUDIT_ARCH AUDIT_ARCH_AARCH64
 /* Sets the return value of the interrupted system call in a signal handler's context (<ucontext.h>). */
