@@ -143,11 +143,21 @@ ARM_ACTIVE_SUITES=${ACTIVE_SUITES/e2e_path/e2e_steps}
 ARM_SETTIME_SUITES=$ARM_ACTIVE_SUITES,e2e_settime
 ARM_HOST_SUITES=$ARM_ACTIVE_SUITES,e2e_host,e2e_syscall,e2e_stats,e2e_vfork,e2e_sandbox,e2e_unload,e2e_vdso_id,e2e_plugin,e2e_dlerror
 ARM_USERLAND_SUITES=e2e_bracket,e2e_clocks,e2e_causality,e2e_lookup
+# Linux 4.19 and 5.4 on 32-bit ARM (prebuilt images: $FASTRAW_SHARED_KERNELS/arm-4.19/zImage and
+# arm-5.4/zImage, vanilla 4.19.108 and 5.4.286 built from public source; each skipped without
+# its image): the pre-5.5 vDSO, no RAW in it, its
+# struct vdso_data in the one [vvar] page. The vDSO's exports prove that era, the page's
+# tk_is_cntvct 1 is the kernel's word that its vDSO reads the counter, and auto runs calibrated
+# mode seeded from its mult/shift (FR_E2E_GTOD names the layout the debug line must say).
+ARM_OLD_OPTS="FR_E2E_GTOD=arm-4.1-5.4"
+ARM_OLD_SUITES=$GTOD_SUITES
 CONFIGS_arm=(
 	"armmp-6.1|6.1||$ARM_CS|active|$ARM_SETTIME_SUITES|0|$ARM_CPU|2"
 	"armmp-6.12|6.12||$ARM_CS|active|$ARM_HOST_SUITES|0|$ARM_CPU|2"
 	"bullseye-6.12|6.12|FR_MATRIX_ENV=bullseye|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
 	"trixie-6.12|6.12|FR_MATRIX_ENV=trixie|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
+	"calib-arm-4.19|arm-4.19|$ARM_OLD_OPTS|$ARM_CS|calibrated|$ARM_OLD_SUITES|0|$ARM_CPU|2"
+	"calib-arm-5.4|arm-5.4|$ARM_OLD_OPTS|$ARM_CS|calibrated|$ARM_OLD_SUITES|0|$ARM_CPU|2"
 )
 
 # matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH and kernel flavour
