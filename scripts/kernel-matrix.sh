@@ -15,7 +15,8 @@
 # into /boot) and keeps their vmlinuz beside that apt folder (default ~/.cache/fastraw-matrix;
 # RHEL 8.10's shape is Debian's 5.10 relabelled, scripts/matrix-relabel.sh). Linux 4.19, which
 # Debian's archive no longer has, boots from a prebuilt image ($FASTRAW_SHARED_KERNELS/4.19/
-# bzImage, default ../shared/kernels/ beside the project); without it its configurations are
+# bzImage, 32-bit ARM's from arm-4.19/zImage, default ../shared/kernels/ beside the project);
+# without it its configurations are
 # skipped and the others run, as are those whose other userland (FR_MATRIX_ENV: glibc 2.17,
 # Debian's bullseye or trixie glibc) cannot be had. -j runs that many guests at once
 # (FASTRAW_MATRIX_JOBS; default the host's CPUs, at most 4). --suites runs only the given
@@ -155,7 +156,7 @@ for c in "${selected[@]}"; do
 		fi
 	fi
 	if [ "${kernel_of[$series]}" = none ] && is_shared_series "$series"; then
-		say "SKIPPED $name: no Linux $series image at $SHARED_KERNELS/$series/bzImage (FASTRAW_SHARED_KERNELS)"
+		say "SKIPPED $name: no Linux $series image at $SHARED_KERNELS/$series/$(shared_image_name) (FASTRAW_SHARED_KERNELS)"
 		skipped+=("$name")
 	else
 		runnable+=("$c")

@@ -136,20 +136,26 @@ el8_kernel() {
 	return 1
 }
 
-# Kernels Debian's archive does not have (before 5.3), built from public source and kept beside the
-# project: $FASTRAW_SHARED_KERNELS/<series>/bzImage (default ../shared/kernels/). Prints the image's
-# path; 1 when it is not there (its configurations are then skipped, the others still run).
+# Kernels Debian's archive does not have (x86-64 before 5.3, 32-bit ARM before 5.5), built from
+# public source and kept beside the project: $FASTRAW_SHARED_KERNELS/<series>/bzImage, or zImage
+# for 32-bit ARM's (default ../shared/kernels/). Prints the image's path; 1 when it is not there
+# (its configurations are then skipped, the others still run).
 SHARED_KERNELS=${FASTRAW_SHARED_KERNELS:-$FR_MATRIX_ROOT/../shared/kernels/}
 SHARED_KERNELS=${SHARED_KERNELS%/}
+shared_image_name() {
+	case "$KARCH" in armhf) echo zImage ;; *) echo bzImage ;; esac
+}
 shared_kernel_for() {
-	local image=$SHARED_KERNELS/$1/bzImage
+	local image
+	image=$SHARED_KERNELS/$1/$(shared_image_name)
 	[ -r "$image" ] || return 1
 	echo "$image"
 }
 
-# Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's.
+# Whether a series is one of the prebuilt ones (shared_kernel_for), not Debian's: x86-64's 4.19
+# and RHEL 7's, 32-bit ARM's arm-4.19 and arm-5.4.
 is_shared_series() {
-	case "$1" in 4.19 | el7 | el7-debug) return 0 ;; esac
+	case "$KARCH:$1" in amd64:4.19 | amd64:el7 | amd64:el7-debug | armhf:arm-4.19 | armhf:arm-5.4) return 0 ;; esac
 	return 1
 }
 
@@ -160,7 +166,7 @@ is_shared_series() {
 kernel_for() {
 	local series=$1 a=$KFLAVOUR-$KARCH u=-unsigned glob prefix regex pkg tmp found deb='[0-9]+'
 	if is_shared_series "$series"; then
-		[ "$KARCH" = amd64 ] && shared_kernel_for "$series"
+		shared_kernel_for "$series"
 		return
 	fi
 	# Debian's 32-bit ARM images carry no architecture in their names and are signed by no one

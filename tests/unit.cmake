@@ -35,6 +35,7 @@ fr_add_unit_test(calib_slew unit/test_calib_slew.c unit/calsim.c)
 fr_add_unit_test(calib_seed unit/test_calib_seed.c oracle/${FR_ARCH}/calib_seed_cpu.c)
 fr_add_unit_test(calib_source unit/test_calib_source.c)
 fr_add_unit_test(gtod unit/test_gtod.c unit/gtod_shape.c unit/gtod_pages.c unit/gtod_fixed.c)
+fr_add_unit_test(armdata unit/test_armdata.c)
 
 # The library's interface, checked on the built file: exports, TEXTREL, dependencies.
 set(fr_allow_deps "")

@@ -104,10 +104,14 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             mask the counter with S64_MAX (x86 6.5+), else 0:
  *                                             what tells eras that read one page apart
  *                                             (startup/locate.c)
- *   FR_ARCH_GTOD_FIXED_PAGE                   nonzero where kernels before 5.3 had x86's
- *                                             vsyscall_gtod_data (kdata/gtod.c): the fixed
- *                                             address of 3.10's gtod page; default 0, no such
- *                                             data on this CPU
+ *   FR_ARCH_OLD_DATA                          the data page this CPU's kernels kept before the
+ *                                             generic vDSO, calibrated mode's seed:
+ *                                             FR_OLD_DATA_GTOD (x86's vsyscall_gtod_data,
+ *                                             kdata/gtod.c; 3.10's at a fixed page,
+ *                                             FR_GTOD_FIXED_PAGE), FR_OLD_DATA_ARM (32-bit
+ *                                             ARM's 4.1-5.4 struct vdso_data, kdata/armdata.c,
+ *                                             whose tk_is_cntvct calibrated mode then needs);
+ *                                             default FR_OLD_DATA_NONE
  *   FR_ARCH_VDSO_CLOCK_GETTIME32              defined on a 32-bit ABI whose libc and vDSO have
  *                                             a 32-bit-time clock_gettime beside the 64-bit
  *                                             one: the vDSO's 32-bit name (the library is
@@ -211,9 +215,12 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 #ifndef FR_ARCH_MODE_ANY_COUNTER
 #define FR_ARCH_MODE_ANY_COUNTER 0
 #endif
-/* FR_ARCH_GTOD_FIXED_PAGE: vsyscall_gtod_data was x86's alone. */
-#ifndef FR_ARCH_GTOD_FIXED_PAGE
-#define FR_ARCH_GTOD_FIXED_PAGE 0ULL
+/* FR_ARCH_OLD_DATA: no data page of a pre-generic vDSO this build reads. */
+#define FR_OLD_DATA_NONE 0
+#define FR_OLD_DATA_GTOD 1
+#define FR_OLD_DATA_ARM 2
+#ifndef FR_ARCH_OLD_DATA
+#define FR_ARCH_OLD_DATA FR_OLD_DATA_NONE
 #endif
 /* FR_HAS_TIME64: 1 on a 32-bit ABI with a 32-bit-time clock_gettime beside the 64-bit one. */
 #ifdef FR_ARCH_VDSO_CLOCK_GETTIME32

@@ -17,6 +17,7 @@
  */
 #define FR_LD8(p) (*(const volatile uint8_t *)(p))
 #define FR_LDS8(p) (*(const volatile int8_t *)(p))
+#define FR_LD16(p) (*(const volatile uint16_t *)(p))
 #define FR_LD32(p) (*(const volatile uint32_t *)(p))
 #define FR_LD64(p) (*(const volatile uint64_t *)(p))
 

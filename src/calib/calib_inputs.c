@@ -21,6 +21,16 @@ const char *fr_cal_eligible(const struct fr_cpu_features *cpu, const struct fr_g
 	} in FR_LATE_STATIC(cal_inputs);
 	int a, c, l, kernel_counter = g ? g->tsc : -1;
 
+	/*
+	 * 32-bit ARM's page before 5.5 says tk_is_cntvct 0 when its vDSO may not read the counter
+	 * (another clocksource, or an erratum workaround): the kernel's verdict, final there. Where
+	 * that page is the seed's (FR_ARCH_OLD_DATA FR_OLD_DATA_ARM), a CPU may lack the counter altogether
+	 * (ARM11), so without the page's word calibrated mode is not eligible either.
+	 */
+	if (g && g->era == FR_GTOD_ARM_4_1 && !g->tsc)
+		return "the kernel's vdso_data says tk_is_cntvct 0: its vDSO does not read the counter";
+	if (FR_ARCH_OLD_DATA == FR_OLD_DATA_ARM && !(g && g->era == FR_GTOD_ARM_4_1))
+		return "no pre-5.5 vdso_data says the kernel's vDSO reads the counter";
 	/* kernel_counter: the kernel's own verdict, its vDSO reads the TSC only while its clocksource is the TSC. */
 	a = fr_file_read_small("/sys/devices/system/clocksource/clocksource0/available_clocksource", in.avail,
 		       sizeof(in.avail));
@@ -39,6 +49,8 @@ static const char *gtod_source(const struct fr_gtod *g)
 		return "kernel gtod mult (4.20-5.2 layout)";
 	case FR_GTOD_3_10_DEBUG:
 		return "kernel gtod mult (3.10-debug layout)";
+	case FR_GTOD_ARM_4_1:
+		return "kernel vdso_data mult (arm-4.1-5.4 layout)";
 	default:
 		return "kernel gtod mult (3.10 layout)";
 	}

@@ -42,17 +42,39 @@ int fr_cal_gtod(const char *release, struct fr_gtod *g);
 /*
  * 3.10's fixed-address page and the proof that it is mapped, a seam: the unit tests give a
  * synthetic vDSO image, page and call. The page is read only when the vDSO image's
- * clock_gettime (FR_ARCH_VDSO_CLOCK_GETTIME) loads gtod fields from FR_ARCH_GTOD_FIXED_PAGE,
+ * clock_gettime (FR_ARCH_VDSO_CLOCK_GETTIME) loads gtod fields from FR_GTOD_FIXED_PAGE,
  * seq among them, and call(that function) returned 0.
  */
 struct fr_gtod_fixed {
 	const void *vdso;             /* the vDSO image (AT_SYSINFO_EHDR) */
-	const volatile uint8_t *page; /* read once proven: FR_ARCH_GTOD_FIXED_PAGE itself */
+	const volatile uint8_t *page; /* read once proven: FR_GTOD_FIXED_PAGE itself */
 	int (*call)(void *fn);        /* fn(CLOCK_MONOTONIC, &ts), the vDSO's result (0 or -errno) */
 };
 
 /* Reads f->page in a 3.10 layout once proven: NULL and *g filled, or why not (g->tsc 0). */
 const char *fr_cal_gtod_fixed(const struct fr_gtod_fixed *f, struct fr_gtod *g);
+
+/*
+ * 32-bit ARM's pre-5.5 page, a seam: the unit tests give a synthetic image's symbols, page and
+ * readability. The vDSO's exports are the proof of the era (docs/kernel-data.md, "32-bit ARM
+ * before 5.5"): the pre-5.5 vDSO exports __vdso_clock_gettime and __vdso_gettimeofday alone
+ * (the first one nulled when the kernel found no usable virtual counter); 5.5's generic vDSO
+ * adds __vdso_clock_gettime64 and __vdso_clock_getres.
+ */
+struct fr_armdata_where {
+	const void *vdso;                          /* the vDSO image (its [vdso] start) */
+	const volatile uint8_t *vvar;              /* the [vvar] start, NULL when absent */
+	void *(*sym)(const void *vdso, const char *name, const char *version); /* fr_vdso_sym */
+	int (*readable)(const volatile void *p);   /* fr_readable: 1 readable, else not known to be */
+};
+
+/* The era's reason (FASTRAW_DEBUG) where the vDSO's exports prove a pre-5.5 32-bit ARM kernel. */
+#define FR_ARMDATA_ERA_WHY                                                                          \
+	"32-bit ARM kernel before 5.5: its vDSO serves no CLOCK_MONOTONIC_RAW (pre-5.5 arm by its "      \
+	"exports: neither __vdso_clock_gettime64 nor __vdso_clock_getres)"
+
+/* Reads w->vvar as 32-bit ARM's 4.1-5.4 vdso_data once the exports prove that era: NULL and *g filled, or why not. */
+const char *fr_cal_armdata(const struct fr_armdata_where *w, struct fr_gtod *g);
 
 /*
  * The seed for this machine: the kernel's pvclock or TSC-mode data page when usable (the gtod

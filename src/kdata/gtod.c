@@ -21,8 +21,8 @@ int fr_gtod_era_for_release(const char *release)
 	unsigned v[2] = { 0, 0 };
 	const char *p = release;
 
-	/* vsyscall_gtod_data is x86's: elsewhere no release has it (FR_ARCH_GTOD_FIXED_PAGE 0). */
-	if (!p || !FR_ARCH_GTOD_FIXED_PAGE)
+	/* vsyscall_gtod_data is x86's, vdso_data 32-bit ARM's: elsewhere no release has either. */
+	if (!p || FR_ARCH_OLD_DATA == FR_OLD_DATA_NONE)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		int digits = 0;
@@ -37,6 +37,8 @@ int fr_gtod_era_for_release(const char *release)
 		if (!digits)
 			return -1;
 	}
+	if (FR_ARCH_OLD_DATA == FR_OLD_DATA_ARM)
+		return (v[0] == 4 && v[1] >= 1 && v[1] <= 20) || (v[0] == 5 && v[1] <= 4) ? FR_GTOD_ARM_4_1 : -1;
 	if (v[0] == 3 && v[1] >= 10 && v[1] <= 15)
 		return FR_GTOD_3_10;
 	if ((v[0] == 3 && v[1] >= 16 && v[1] <= 19) || (v[0] == 4 && v[1] <= 19))
@@ -99,6 +101,8 @@ static const struct gtod_layout gtod_layouts[FR_GTOD_ERAS] = {
 
 const char *fr_gtod_era_name(int era)
 {
+	if (era == FR_GTOD_ARM_4_1)
+		return "arm-4.1-5.4";
 	return era >= 0 && era < FR_GTOD_ERAS ? gtod_layouts[era].name : "?";
 }
 

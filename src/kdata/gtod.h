@@ -14,8 +14,14 @@
  * 4.20-5.2. It has no RAW data; its mult is the NTP-adjusted one, good enough for a seed. Clock
  * mode numbers differ by era (§5 table).
  */
-enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20, FR_GTOD_3_10_DEBUG };
+enum fr_gtod_era { FR_GTOD_3_10, FR_GTOD_4_X, FR_GTOD_4_20, FR_GTOD_3_10_DEBUG, FR_GTOD_ARM_4_1 };
+/* x86's layouts, the ones fr_gtod_read knows, come first. */
 #define FR_GTOD_ERAS 4
+/*
+ * FR_GTOD_ARM_4_1 is 32-bit ARM's struct vdso_data of 4.1-5.4 (kdata/armdata.h), the same kind
+ * of page: no RAW data, the NTP-adjusted mult, read only for calibrated mode's seed. Its
+ * fr_gtod.tsc is the page's tk_is_cntvct (the vDSO reads the counter) and mode holds that flag.
+ */
 
 struct fr_gtod {
 	int tsc;        /* the clock mode is TSC */
@@ -31,9 +37,20 @@ struct fr_gtod {
 	uint64_t rt_sec, rt_snsec, coarse_sec, coarse_nsec;
 };
 
-/* The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"); -1 for 5.3+, unknown, or an architecture without it. */
+/*
+ * 3.10's gtod page (RHEL 7's): VVAR_ADDRESS, a fixmap page at -10 MiB - 4 KiB, above every user
+ * mapping, which its vDSO addresses with absolute operands (fr_arch_abs_refs). Later kernels map
+ * the page as [vvar] instead. 0 where the CPU's kernels had no gtod data.
+ */
+#define FR_GTOD_FIXED_PAGE (FR_ARCH_OLD_DATA == FR_OLD_DATA_GTOD ? 0xffffffffff5ff000ULL : 0ULL)
+
+/*
+ * The era for a release string ("3.10.0-1160.el7.x86_64", "4.19.0"): x86's by its number where
+ * FR_ARCH_OLD_DATA is FR_OLD_DATA_GTOD, FR_GTOD_ARM_4_1 for 4.1-5.4 where it is FR_OLD_DATA_ARM;
+ * -1 for later, unknown, or an architecture with neither.
+ */
 int fr_gtod_era_for_release(const char *release);
-/* The layout's name as docs/kernel-data.md §2.1-2.3 give it ("3.10", "3.10-debug", "3.16-4.19", "4.20-5.2"); "?" for others. */
+/* The layout's name as docs/kernel-data.md gives it ("3.10", "3.10-debug", "3.16-4.19", "4.20-5.2", "arm-4.1-5.4"); "?" for others. */
 const char *fr_gtod_era_name(int era);
 /* Decodes one gtod copy inside its seqcount (page points at the vvar page; +128 is added
    here) and checks it is laid out as era says. Returns NULL or why it could not (odd seq that

@@ -198,8 +198,21 @@ static void plan_make(struct plan *p, fr_real_fn real, const char *release)
 		return;
 	/* The kernel's data cannot give exact values here: the calibrated estimate, where eligible. */
 	gtod = fr_cal_gtod(p->st.release, &g) == 0 ? &g : NULL;
+	/* The vDSO's exports proved this era (calib/calib_gtod.c): say so, not what the number implies. */
+	if (gtod && gtod->era == FR_GTOD_ARM_4_1 && !located)
+		p->st.reason = FR_ARMDATA_ERA_WHY;
 	p->gtod_era = gtod ? gtod->era : -1;
 	eligible = fr_cal_eligible(&p->cpu, gtod);
+	/*
+	 * Where a CPU may have no counter at all (32-bit ARM: a Cortex-A9 has no generic timer, and
+	 * the read faults), FASTRAW_SOURCE=calibrated forces nothing the kernel has not vouched for:
+	 * a data page whose clock mode reads the counter, or a pre-5.5 vdso_data with tk_is_cntvct 1.
+	 */
+	if (eligible && FR_ARCH_OLD_DATA == FR_OLD_DATA_ARM && !(located && fr_mode_is_counter(p->st.mode)) &&
+	    !(gtod && gtod->era == FR_GTOD_ARM_4_1 && gtod->tsc)) {
+		p->st.cal_note = eligible;
+		return;
+	}
 	if (eligible && p->env.source != FR_SRC_CALIBRATED) {
 		p->st.cal_note = eligible;
 		return;

@@ -406,14 +406,14 @@ int e2e_expect_passthrough(void)
 	return 1;
 }
 
-int e2e_kernel_before_5_3(void)
+int e2e_kernel_before_data(void)
 {
 	struct utsname u;
 	int major = 0, minor = 0;
 
 	ck_assert_int_eq(uname(&u), 0);
 	ck_assert_int_eq(sscanf(u.release, "%d.%d", &major, &minor), 2);
-	return major * 1000 + minor < 5003;
+	return major * 1000 + minor < FRT_FIRST_DATA_RELEASE;
 }
 
 int e2e_expect_calibrated(void)
@@ -460,7 +460,7 @@ static const char *debug_line(const char *err, size_t *len)
 	 * generic vDSO), it is one the page and the vDSO prove, marked assumed, and only where the
 	 * exact path is expected.
 	 */
-	if (e2e_kernel_before_5_3() &&
+	if (e2e_kernel_before_data() &&
 	    (e2e_expect_passthrough() || e2e_expect_calibrated() || strncmp(era, "none ", 5) == 0)) {
 		ck_assert_msg(strncmp(era, "none clock=unknown ", 19) == 0, "want era=none clock=unknown: %.*s",
 			      (int)*len, line);
@@ -523,7 +523,7 @@ void e2e_assert_debug(const char *err, const char *counter)
 	/* Pass-through where the clocksource has no vDSO reader means calibrated mode was refused
 	   too (auto): the line must say why. */
 	if (e2e_expect_passthrough()) {
-		e2e_assert_debug_passthrough(err, e2e_kernel_before_5_3() ? E2E_NO_RAW_DATA : "clock mode none");
+		e2e_assert_debug_passthrough(err, e2e_kernel_before_data() ? E2E_NO_RAW_DATA : "clock mode none");
 		e2e_assert_debug_passthrough(err, "; calibrated mode not eligible: ");
 	} else
 		e2e_assert_debug_active(err, counter);

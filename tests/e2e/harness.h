@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
+/* The CPU's facts (FRT_NO_RAW_DATA, FRT_FIRST_DATA_RELEASE). */
+#include "cpu_test.h"
 
 /* What one run of a probe produced. */
 struct e2e_result {
@@ -100,10 +102,14 @@ void e2e_assert_debug_passthrough(const char *err, const char *reason);
    value fails the test. */
 int e2e_expect_passthrough(void);
 
-/* Whether the kernel is older than 5.3 (no RAW data: the library's era is "none"). */
-int e2e_kernel_before_5_3(void);
-/* The library's pass-through reason there. */
-#define E2E_NO_RAW_DATA "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data"
+/*
+ * Whether the kernel is older than the first release whose RAW data the library reads on this
+ * CPU (FRT_FIRST_DATA_RELEASE: 5.3 on x86-64, 5.10 on arm64, 5.5 on 32-bit ARM): the library's
+ * era is "none" there.
+ */
+int e2e_kernel_before_data(void);
+/* The library's pass-through reason there (FRT_NO_RAW_DATA, the CPU's words). */
+#define E2E_NO_RAW_DATA FRT_NO_RAW_DATA
 
 /* Whether the library is expected to serve RAW in calibrated mode by default (FR_E2E_EXPECT is
    "calibrated": a kernel before 5.3, no RAW data, a counter calibrated mode may use). */

@@ -3,6 +3,7 @@
 #ifndef FR_TEST_KSYS_H
 #define FR_TEST_KSYS_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -22,8 +23,22 @@ static inline long k_clock_gettime(clockid_t clk, struct timespec *ts)
 	/* A 32-bit program built with a 64-bit time_t (-D_TIME_BITS=64: the arm build, Debian
 	   trixie's armhf packages) has the 64-bit system call's timespec, not clock_gettime's; one
 	   built with a 32-bit time_t (the kernel matrix's bullseye probes) has clock_gettime's. */
-	if (sizeof(ts->tv_sec) > sizeof(long))
-		return k_syscall2(SYS_clock_gettime64, (long)clk, (long)ts);
+	if (sizeof(ts->tv_sec) > sizeof(long)) {
+		struct {
+			long sec, nsec;
+		} t32;
+		long ret = k_syscall2(SYS_clock_gettime64, (long)clk, (long)ts);
+
+		/* Before 5.1 there is no clock_gettime64 (ENOSYS): the 32-bit call, widened, as glibc does. */
+		if (ret != -ENOSYS)
+			return ret;
+		ret = k_syscall2(SYS_clock_gettime, (long)clk, (long)&t32);
+		if (ret == 0) {
+			ts->tv_sec = t32.sec;
+			ts->tv_nsec = t32.nsec;
+		}
+		return ret;
+	}
 #endif
 	return k_syscall2(SYS_clock_gettime, (long)clk, (long)ts);
 }

@@ -75,7 +75,7 @@ static int image_copy(struct image *im, const char *test)
 	long i;
 
 	memset(im, 0, sizeof(*im));
-	if (!eh || !FR_ARCH_GTOD_FIXED_PAGE) {
+	if (!eh || !FR_GTOD_FIXED_PAGE) {
 		printf("SKIP: %s: %s\n", test, eh ? "no kernel of this CPU has a fixed gtod page" : "no vDSO (AT_SYSINFO_EHDR 0)");
 		return 0;
 	}
@@ -292,10 +292,10 @@ END_TEST
 /* The scan itself: every absolute [disp32] form counts, RIP-relative and other addresses do not. */
 START_TEST(abs_refs_scan)
 {
-	const uint64_t lo = FR_ARCH_GTOD_FIXED_PAGE + 128;
+	const uint64_t lo = FR_GTOD_FIXED_PAGE + 128;
 	unsigned at;
 
-	if (!FR_ARCH_GTOD_FIXED_PAGE) {
+	if (!FR_GTOD_FIXED_PAGE) {
 		printf("SKIP: abs_refs_scan: no kernel of this CPU has a fixed gtod page\n");
 		return;
 	}

@@ -76,7 +76,7 @@ START_TEST(page_over_release)
 		struct fr_gtod g;
 		const char *why;
 
-		if (FR_ARCH_GTOD_FIXED_PAGE)
+		if (FR_GTOD_FIXED_PAGE)
 			ck_assert_int_eq(fr_gtod_era_for_release(cases[i].release), cases[i].release_era);
 		gtod_build_at(page, cases[i].shape, &tsc, &gtod_time_now);
 		why = fr_gtod_read_any(page, cases[i].release_era, &g);
@@ -97,7 +97,8 @@ START_TEST(page_over_release)
 	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_4_20), "4.20-5.2");
 	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_3_10_DEBUG), "3.10-debug");
 	ck_assert_str_eq(fr_gtod_era_name(-1), "?");
-	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ERAS), "?");
+	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ARM_4_1), "arm-4.1-5.4");
+	ck_assert_str_eq(fr_gtod_era_name(FR_GTOD_ARM_4_1 + 1), "?");
 }
 END_TEST
 

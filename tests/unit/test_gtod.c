@@ -72,12 +72,17 @@ START_TEST(era_for_release)
 		{ "99999999999999999999.10", -1 },
 	};
 
-	/* vsyscall_gtod_data is x86's: elsewhere (FR_ARCH_GTOD_FIXED_PAGE 0) no release has a gtod page. */
+	/*
+	 * vsyscall_gtod_data is x86's: elsewhere no release has a page of its layouts. 32-bit ARM's
+	 * 4.1-5.4 releases have their own (test_armdata.c checks which).
+	 */
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int want = FR_ARCH_GTOD_FIXED_PAGE ? cases[i].era : -1;
+		int want = FR_ARCH_OLD_DATA == FR_OLD_DATA_GTOD ? cases[i].era : -1;
+		int era = fr_gtod_era_for_release(cases[i].release);
 
-		ck_assert_msg(fr_gtod_era_for_release(cases[i].release) == want, "\"%s\": %d, want %d",
-			      cases[i].release, fr_gtod_era_for_release(cases[i].release), want);
+		if (FR_ARCH_OLD_DATA == FR_OLD_DATA_ARM && era == FR_GTOD_ARM_4_1)
+			continue;
+		ck_assert_msg(era == want, "\"%s\": %d, want %d", cases[i].release, era, want);
 	}
 	ck_assert_int_eq(fr_gtod_era_for_release(NULL), -1);
 }

@@ -45,6 +45,13 @@
 	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
 	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
 
+/*
+ * 4.1-5.4 kernels kept struct vdso_data in [vvar] (kdata/armdata.h): calibrated mode's seed and
+ * the kernel's word (tk_is_cntvct) that its vDSO reads the counter, without which calibrated mode
+ * never reads it (a CPU may have no generic timer).
+ */
+#define FR_ARCH_OLD_DATA FR_OLD_DATA_ARM
+
 /* Every clock but RAW in interpose.c: out of line, as on arm64 (not measured here yet). */
 #define FR_ARCH_OTHER_CLOCK_INLINE __attribute__((noinline))
 

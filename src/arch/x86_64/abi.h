@@ -66,12 +66,10 @@ static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
 }
 
 /*
- * Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there. 3.10's
- * gtod page (RHEL 7's) is VVAR_ADDRESS, a fixmap page at -10 MiB - 4 KiB, above every user
- * mapping, which its vDSO addresses with absolute operands (fr_arch_abs_refs). Later kernels map
- * the page as [vvar] instead.
+ * Kernels before 5.3 keep vsyscall_gtod_data (kdata/gtod.h), calibrated mode's seed there; 3.10's
+ * vDSO addresses it at a fixed page with absolute operands (fr_arch_abs_refs).
  */
-#define FR_ARCH_GTOD_FIXED_PAGE 0xffffffffff5ff000ULL
+#define FR_ARCH_OLD_DATA FR_OLD_DATA_GTOD
 
 /*
  * Every clock but RAW in interpose.c: inline, its pass-through keeps its shortest form, and

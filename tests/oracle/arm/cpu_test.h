@@ -109,6 +109,14 @@ static inline int frt_cpu_has_ordered(void)
 /* The kernel matrix's guests: the serial console's device. */
 #define FRT_GUEST_SERIAL "/dev/ttyAMA0"
 
+/*
+ * The first release whose kernel data the library reads (5.5, the generic vDSO), as major * 1000
+ * + minor, and the words its pass-through reason has before it (e2e's E2E_NO_RAW_DATA): the
+ * release's reason (src/arch/arm/eras.h) and the one the vDSO's exports prove
+ * (calib/calib_source.h) both start with them.
+ */
+#define FRT_FIRST_DATA_RELEASE 5005
+#define FRT_NO_RAW_DATA "32-bit ARM kernel before 5.5: its vDSO serves no CLOCK_MONOTONIC_RAW"
 /* The unit tests' kernel eras (tests/unit/synth.h, synth_eras.c here): their number. */
 #define FRT_N_ERAS 3
 /* 1 where an era before time namespaces is known (x86's 5.3, whose tests name it): 32-bit ARM has no namespace page in any era. */

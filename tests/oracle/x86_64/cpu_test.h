@@ -86,6 +86,12 @@ static inline int frt_cpu_has_ordered(void)
 /* The kernel matrix's guests: the serial console's device. */
 #define FRT_GUEST_SERIAL "/dev/ttyS0"
 
+/*
+ * The first release whose kernel data the library reads (5.3), as major * 1000 + minor, and
+ * the words its pass-through reason has before it (e2e's E2E_NO_RAW_DATA).
+ */
+#define FRT_FIRST_DATA_RELEASE 5003
+#define FRT_NO_RAW_DATA "kernel before 5.3 exports no CLOCK_MONOTONIC_RAW data"
 /* The unit tests' kernel eras (tests/unit/synth.h, synth_eras.c here): their number. */
 #define FRT_N_ERAS 8
 /* 1 where an era before time namespaces (5.3-5.5) is known. */
