@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_lib.h"
 #include "harness.h"
 
 /* Named ids plus the sweep from -24 to 40, for each of two symbols. */
@@ -92,6 +93,34 @@ START_TEST(clocks_on_named_glibc)
 }
 END_TEST
 
+/*
+ * Beside a later or an earlier interposer of clock_gettime (chain_lib.c, which shifts REALTIME),
+ * in both orders: the program's REALTIME reaches it, as it would without us, and so does the
+ * clock_gettime dlsym finds. On a 32-bit CPU whose programs call the 32-bit-time clock_gettime,
+ * the library's own entry of that name must send it on to the interposer's, not to the next
+ * __clock_gettime64.
+ */
+START_TEST(clocks_beside_interposer)
+{
+	const char *first = getenv("FR_PRELOAD_FIRST"), *lib = e2e_need_env("FASTRAW_LIB");
+	const char *chain = e2e_need_env("FR_CHAIN_LIB");
+	struct e2e_opts opts = { .no_preload = 1 };
+	struct e2e_result r;
+	char env[3 * 4096];
+
+	snprintf(env, sizeof(env), "LD_PRELOAD=%s%s%s:%s", first ? first : "", first && *first ? " " : "",
+		 _i ? chain : lib, _i ? lib : chain);
+	opts.env = E2E_ENV(env);
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CHAIN")));
+	e2e_assert_ok(&r);
+	ck_assert_int_eq(e2e_int_value(r.out, "realtime_shift"), CHAIN_REALTIME_OFFSET_S);
+	ck_assert_int_eq(e2e_int_value(r.out, "found_realtime_shift"), CHAIN_REALTIME_OFFSET_S);
+	ck_assert_int_eq(e2e_int_value(r.out, "violations"), 0);
+	ck_assert_int_ge(e2e_int_value(r.out, "realtime_seen"), 1);
+	e2e_result_free(&r);
+}
+END_TEST
+
 static Suite *clocks_suite(void)
 {
 	Suite *s = suite_create("e2e_clocks");
@@ -100,6 +129,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, clocks_preloaded);
 	tcase_add_test(tc, clocks_disabled);
 	tcase_add_test(tc, clocks_libc_baseline);
+	tcase_add_loop_test(tc, clocks_beside_interposer, 0, 2);
 	/* Its own case, tagged: a kernel without time namespaces (before 5.6) leaves it out (CK_EXCLUDE_TAGS). */
 	tc = e2e_tcase(s, "timens");
 	tcase_set_tags(tc, "timens");
