@@ -21,8 +21,7 @@
 #if FR_HAS_TIME64
 typedef int (*clock32_fn)(clockid_t clk, struct fr_timespec32 *ts);
 
-/* r, the answer into ts, as a 32-bit-time answer into ts32 in libc's shape (errno once relocated). */
-static int narrow(struct fr_kret r, const struct timespec *ts, struct fr_timespec32 *ts32)
+int fr_ts32_finish(struct fr_kret r, const struct timespec *ts, struct fr_timespec32 *ts32)
 {
 	if (r.err == 0 && ts32)
 		r.err = fr_ts_to32(ts, &ts32->tv_sec, &ts32->tv_nsec);
@@ -45,11 +44,11 @@ static int own(clockid_t clk, struct fr_timespec32 *ts32)
 
 	if (!ts32)
 		return clk == CLOCK_MONOTONIC_RAW ? fr_clock_gettime(clk, NULL)
-						  : narrow(fr_kcall(fr_real_sys(), clk, NULL), NULL, NULL);
+						  : fr_ts32_finish(fr_kcall(fr_real_sys(), clk, NULL), NULL, NULL);
 	ret = fr_clock_gettime(clk, &ts);
 	if (ret != 0)
 		return ret;
-	return narrow((struct fr_kret){ 0 }, &ts, ts32);
+	return fr_ts32_finish((struct fr_kret){ 0 }, &ts, ts32);
 }
 
 /*
@@ -80,7 +79,7 @@ static int pass(clock32_fn f, clockid_t clk, struct fr_timespec32 *ts32)
 
 	if (!fr_depth_enter(&saved)) {
 		fr_depth_report("clock_gettime");
-		return narrow(fr_kcall(fr_real_sys(), clk, ts32 ? &ts : NULL), &ts, ts32);
+		return fr_ts32_finish(fr_kcall(fr_real_sys(), clk, ts32 ? &ts : NULL), &ts, ts32);
 	}
 	ret = f(clk, ts32);
 	fr_depth_leave(&saved);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "arch/arch.h"
+#include "passthru/passthru.h"
 #include "startup/runtime.h"
 
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
@@ -24,6 +25,12 @@ struct fr_timespec32 {
  * interposer's.
  */
 int fr_clock_gettime32(clockid_t clk, struct fr_timespec32 *ts);
+/*
+ * r, the kernel-convention answer into ts, as a 32-bit-time answer into ts32 (NULL: none) in
+ * libc's shape, as glibc's 32-bit clock_gettime converts: EOVERFLOW and -1 past 2038 with ts32
+ * untouched (errno only once relocated).
+ */
+int fr_ts32_finish(struct fr_kret r, const struct timespec *ts, struct fr_timespec32 *ts32);
 /* __vdso_clock_gettime's stand-in: the vDSO's convention, tv_sec's low 32 bits. */
 int fr_vdso_clock_gettime32(clockid_t clk, struct fr_timespec32 *ts);
 
