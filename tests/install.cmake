@@ -20,6 +20,7 @@ set(fr_install_env
   CC=${CMAKE_C_COMPILER}
   FR_DEB_ARCH=${FR_ARCH_DEB}
   FR_RPM_LIBDIR=${FASTRAW_RPM_LIBDIR}
+  FR_DEB_LIBDIR=${FASTRAW_DEB_LIBDIR}
   "FR_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
   ${FR_TOOL_TARGET_ENV})
 
@@ -29,8 +30,9 @@ set(fr_install_cases man_render)
 if(NOT FASTRAW_SANITIZE)
   list(APPEND fr_install_cases consumers deb)
 endif()
+# install_deb may first build the .deb's tree (package-deb/, Debian's multiarch libdir).
 foreach(case ${fr_install_cases})
-  fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 120
+  fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 400
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
     ENV ${fr_install_env})
 endforeach()
