@@ -32,8 +32,16 @@ set(fr_pkg_tools_summary "libfastraw's latency, check, info and bench tools")
 set(fr_pkg_tools_about "${fr_pkg_about} This package holds the fastraw-latency, fastraw-check, \
 fastraw-info and fastraw-bench tools, with their man pages.")
 
-# Debian: fastraw_<version>_<arch>.deb and fastraw-tools_<version>_<arch>.deb, the library in the
-# configured libdir (lib/<multiarch> when configured with the prefix /usr).
+# Debian: fastraw_<version>_<arch>.deb and fastraw-tools_<version>_<arch>.deb, the library in
+# Debian's multiarch libdir, /usr/lib/<triplet> (the compiler's library architecture:
+# x86_64-linux-gnu, arm-linux-gnueabihf), whatever prefix and libdir this tree has. GNUInstallDirs
+# picks it itself only for the prefix /usr on a Debian machine, and never for a cross build.
+if(CMAKE_LIBRARY_ARCHITECTURE)
+  set(fr_deb_libdir lib/${CMAKE_LIBRARY_ARCHITECTURE})
+else()
+  set(fr_deb_libdir lib)
+endif()
+set(FASTRAW_DEB_LIBDIR ${fr_deb_libdir} CACHE STRING "The .deb's libdir under /usr (Debian's multiarch one)")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
@@ -92,26 +100,30 @@ set(CPACK_RPM_RUNTIME_POST_UNINSTALL_SCRIPT_FILE ${CMAKE_CURRENT_LIST_DIR}/rpm-l
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
   /usr/${FASTRAW_RPM_LIBDIR}/pkgconfig /usr/${FASTRAW_RPM_LIBDIR}/cmake
   /usr/share/man /usr/share/man/man1 /usr/share/man/man7)
-# RHEL's libdir is /usr/lib64 (x86_64 and aarch64) and the launcher, the tools, fastraw.pc, the
-# CMake files and the man pages carry the libdir they were configured with. So the RPM is made
-# from a tree configured as RHEL's: this one when it is (prefix /usr, libdir lib64: a build on
-# RHEL with -DCMAKE_INSTALL_PREFIX=/usr), otherwise a second build of the library and the
-# tools, without the tests, in package-rpm/ here, made by `cpack -G RPM`
-# (cmake/FastrawCPackProject.cmake). The .deb keeps this tree's own libdir.
+# RHEL's libdir is /usr/lib64 (x86_64 and aarch64), Debian's /usr/lib/<triplet>, and the
+# launcher, the tools, fastraw.pc, the CMake files and the man pages carry the libdir they were
+# configured with. So each format is made from a tree configured with its libdir: this one when
+# it is (prefix /usr and that libdir: a build with -DCMAKE_INSTALL_PREFIX=/usr on RHEL, or on
+# Debian natively), otherwise a second build of the library and the tools, without the tests,
+# in package-rpm/ or package-deb/ here, made by `cpack -G RPM` or `-G DEB`
+# (cmake/FastrawCPackProject.cmake).
 set(CPACK_FASTRAW_RPM_LIBDIR ${FASTRAW_RPM_LIBDIR})
-set(CPACK_FASTRAW_RPM_TREE "")
-if(NOT (CMAKE_INSTALL_PREFIX STREQUAL "/usr" AND CMAKE_INSTALL_LIBDIR STREQUAL FASTRAW_RPM_LIBDIR))
-  set(CPACK_FASTRAW_RPM_TREE ${PROJECT_BINARY_DIR}/package-rpm)
-endif()
+set(CPACK_FASTRAW_DEB_LIBDIR ${FASTRAW_DEB_LIBDIR})
+foreach(fr_format RPM DEB)
+  string(TOLOWER ${fr_format} fr_lower)
+  set(CPACK_FASTRAW_${fr_format}_TREE "")
+  if(NOT (CMAKE_INSTALL_PREFIX STREQUAL "/usr" AND CMAKE_INSTALL_LIBDIR STREQUAL FASTRAW_${fr_format}_LIBDIR))
+    set(CPACK_FASTRAW_${fr_format}_TREE ${PROJECT_BINARY_DIR}/package-${fr_lower})
+  endif()
+endforeach()
 set(CPACK_FASTRAW_SOURCE_DIR ${PROJECT_SOURCE_DIR})
 set(CPACK_FASTRAW_CMAKE_COMMAND ${CMAKE_COMMAND})
-set(CPACK_FASTRAW_RPM_TREE_ARGS
-  -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_INSTALL_LIBDIR=${FASTRAW_RPM_LIBDIR}
-  -DFASTRAW_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+set(CPACK_FASTRAW_TREE_ARGS
+  -DCMAKE_INSTALL_PREFIX=/usr -DFASTRAW_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
   -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER})
 foreach(var CMAKE_TOOLCHAIN_FILE FASTRAW_SYSROOT FASTRAW_SCDOC)
   if(${var})
-    list(APPEND CPACK_FASTRAW_RPM_TREE_ARGS -D${var}=${${var}})
+    list(APPEND CPACK_FASTRAW_TREE_ARGS -D${var}=${${var}})
   endif()
 endforeach()
 set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/FastrawCPackProject.cmake)

@@ -41,7 +41,25 @@ int64_t fastraw_now_ns(void);
  * another clock_gettime interposer's. The id is an int, as clockid_t is on Linux, so that this
  * header needs no POSIX feature macro.
  */
+#if defined(__GLIBC__) && __SIZEOF_LONG__ == 4 && !defined(__USE_TIME_BITS64) && \
+	(!defined(__TIMESIZE) || __TIMESIZE == 32)
+/*
+ * A program built with glibc's 32-bit time_t on a 32-bit ABI (armhf without _TIME_BITS=64, as
+ * Debian's before trixie) has a struct timespec of two 32-bit fields, the library a 64-bit one:
+ * its calls go to fastraw_clock_gettime32, which answers in its struct as glibc's 32-bit
+ * clock_gettime does (-1 and EOVERFLOW from 2038 on, the timespec untouched), as glibc's
+ * <time.h> sends a 64-bit-time program's clock_gettime to __clock_gettime64 (and the same way:
+ * by sys/cdefs.h's __REDIRECT where the compiler has it, else by a macro).
+ */
+#ifdef __REDIRECT
+extern int __REDIRECT(fastraw_clock_gettime, (int clk, struct timespec *ts), fastraw_clock_gettime32);
+#else
+int fastraw_clock_gettime32(int clk, struct timespec *ts);
+#define fastraw_clock_gettime fastraw_clock_gettime32
+#endif
+#else
 int fastraw_clock_gettime(int clk, struct timespec *ts);
+#endif
 
 /*
  * The counter as the library reads it for CLOCK_MONOTONIC_RAW: the ordered, fenced or unordered

@@ -19,7 +19,8 @@
 # them at the same paths in the guest, so that the probes run there under that release's glibc
 # while the suites run on the cross toolchain's.
 # Writes OUT_DIR/env: "env NAME=VALUE" lines (the manifest's format) that replace the
-# manifest's FR_PROBE_* of e2e_bracket, e2e_clocks, e2e_causality and e2e_lookup, add the
+# manifest's FR_PROBE_* of e2e_bracket, e2e_clocks, e2e_causality and e2e_lookup and
+# e2e_clocks' test interposer (FR_CHAIN_LIB), add the
 # version probe, FR_E2E_GLIBC=<that glibc's version> (which e2e_clocks then asserts) and
 # FR_E2E_TIME64=0|1 (1: e2e_lookup asserts the 64-bit entries' lookups too).
 # Exits 77 with the reason when the packages or the compiler cannot be had, 1 when a probe does
@@ -150,12 +151,17 @@ build probe_clocks "$E2E/probe_clocks.c"
 build probe_causality "$E2E/probe_causality.c"
 build probe_lookup "$E2E/probe_lookup.c" "$E2E/elfwalk.c" "$E2E/lookup_common.c"
 build libc_version "$ROOT/tests/floor/libc_version.c"
+# e2e_clocks' interposer beside the library, and the probe it runs, in this release's time_t.
+build probe_chain "$E2E/probe_chain.c"
+build libe2e_chain.so -shared -fPIC "$E2E/chain_lib.c"
 {
 	echo "env FR_PROBE_BRACKET=$OUT/probe_bracket"
 	echo "env FR_PROBE_CLOCKS=$OUT/probe_clocks"
 	echo "env FR_PROBE_CAUSALITY=$OUT/probe_causality"
 	echo "env FR_PROBE_LOOKUP=$OUT/probe_lookup"
 	echo "env FR_PROBE_LIBC_VERSION=$OUT/libc_version"
+	echo "env FR_PROBE_CHAIN=$OUT/probe_chain"
+	echo "env FR_CHAIN_LIB=$OUT/libe2e_chain.so"
 	echo "env FR_E2E_GLIBC=$version"
 	echo "env FR_E2E_TIME64=$time64"
 } >"$OUT/env"

@@ -80,7 +80,7 @@ function(fr_add_e2e_test name)
 endfunction()
 
 fr_add_e2e_test(e2e_bracket bracket)
-fr_add_e2e_test(e2e_clocks clocks)
+fr_add_e2e_test(e2e_clocks clocks chain)
 fr_add_e2e_test(e2e_env bracket)
 fr_add_e2e_test(e2e_lifecycle life ctor preinit)
 fr_add_e2e_test(e2e_causality causality)
@@ -262,6 +262,9 @@ fr_add_e2e_test(e2e_plugin plugin plugin_nopie)
 fr_add_e2e_test(e2e_dlerror dlerror nextpos)
 add_dependencies(test_e2e_dlerror e2e_nextpos_open)
 set_property(TEST e2e_dlerror APPEND PROPERTY ENVIRONMENT "FR_NEXTPOS_OPEN=$<TARGET_FILE:e2e_nextpos_open>")
+# e2e_clocks' interposer beside the library, in both orders.
+add_dependencies(test_e2e_clocks e2e_chain)
+set_property(TEST e2e_clocks APPEND PROPERTY ENVIRONMENT "FR_CHAIN_LIB=$<TARGET_FILE:e2e_chain>")
 foreach(t e2e_plugin e2e_dlerror)
   add_dependencies(test_${t} e2e_plugin e2e_chain e2e_chain_nodlsym fastraw-launcher)
   set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT

@@ -20,6 +20,7 @@ set(fr_install_env
   CC=${CMAKE_C_COMPILER}
   FR_DEB_ARCH=${FR_ARCH_DEB}
   FR_RPM_LIBDIR=${FASTRAW_RPM_LIBDIR}
+  FR_DEB_LIBDIR=${FASTRAW_DEB_LIBDIR}
   "FR_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE}"
   ${FR_TOOL_TARGET_ENV})
 
@@ -29,8 +30,9 @@ set(fr_install_cases man_render)
 if(NOT FASTRAW_SANITIZE)
   list(APPEND fr_install_cases consumers deb)
 endif()
+# install_deb may first build the .deb's tree (package-deb/, Debian's multiarch libdir).
 foreach(case ${fr_install_cases})
-  fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 120
+  fr_add_script_test(install_${case} LABELS install SKIP TIMEOUT 400
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/${case}.sh
     ENV ${fr_install_env})
 endforeach()
@@ -51,6 +53,23 @@ endif()
 fr_add_script_test(install_oldtools LABELS install SKIP TIMEOUT 600
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/oldtools.sh
   ENV ${fr_install_env})
+# <fastraw.h> in a program of the build's time_t and, on a 32-bit ABI built with a 64-bit one
+# (FR_TIME64), in one of a 32-bit time_t: each call fills exactly the program's struct timespec.
+set(fr_header_widths native)
+if(FR_TIME64)
+  list(APPEND fr_header_widths time32)
+endif()
+foreach(width ${fr_header_widths})
+  add_executable(header_width_${width} install/header_width.c)
+  target_include_directories(header_width_${width} PRIVATE ${PROJECT_SOURCE_DIR}/include
+    ${CMAKE_CURRENT_SOURCE_DIR}/support)
+  target_link_libraries(header_width_${width} PRIVATE fastraw fastraw_warnings)
+  fr_add_script_test(install_header_${width} LABELS install COMMAND header_width_${width})
+endforeach()
+if(FR_TIME64)
+  # After the build's -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64: glibc's default, a 32-bit time_t.
+  target_compile_options(header_width_time32 PRIVATE -U_TIME_BITS -U_FILE_OFFSET_BITS)
+endif()
 # Needs no build: the sources are compared. It first proves that each kind of drift fails.
 fr_add_script_test(install_man_sync LABELS install
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/install/man_sync.sh --self-test ${PROJECT_SOURCE_DIR})

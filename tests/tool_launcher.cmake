@@ -57,6 +57,10 @@ if(FASTRAW_SANITIZE)
   list(APPEND launcher_env ASAN_OPTIONS=verify_asan_link_order=0)
 endif()
 
+# The program's width against the library's: decided before the execve, so qemu-user runs it too.
+fr_add_script_test(launcher_width LABELS launcher SKIP TIMEOUT 120
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/launcher_width.sh
+  ENV ${launcher_env})
 foreach(case usage env refuse static stats clocks install unreadable)
   # system: the launcher execve()s target programs, which qemu-user cannot (tool_info.cmake).
   fr_add_script_test(launcher_${case} LABELS launcher system SKIP TIMEOUT 120

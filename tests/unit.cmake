@@ -46,7 +46,7 @@ endif()
 fr_add_script_test(exports LABELS unit
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/unit/check_exports.sh $<TARGET_FILE:fastraw>
   ENV "NM=${CMAKE_NM}" "READELF=${CMAKE_READELF}" "FR_ALLOW_DEPS=${fr_allow_deps}"
-      "FR_EXPORTS_EXTRA=$<$<BOOL:${FR_TIME64}>:__clock_gettime64>")
+      "FR_EXPORTS_EXTRA=$<$<BOOL:${FR_TIME64}>:__clock_gettime64 fastraw_clock_gettime32>")
 # What the loader does for the library in every process: two imports, libc alone, no start
 # files. Not with the sanitizers, whose runtimes add imports, dependencies and start files.
 if(NOT FASTRAW_SANITIZE)

@@ -15,6 +15,7 @@
 #include "passthru/copies.h"
 #include "arch/arch.h"
 #include "elf/early.h"
+#include "interpose/time32.h"
 #include "base/export.h"
 
 /* The real vDSO's answer, combined: the pass-through target of fastraw_now_ns. Its convention leaves errno alone. */
@@ -112,13 +113,38 @@ static __attribute__((noinline)) int clock_other(int clk, struct timespec *ts)
 	return fr_finish((struct fr_kret){ fr_passthrough_vdso(clk, ts) });
 }
 
-FR_EXPORT int fastraw_clock_gettime(int clk, struct timespec *ts)
+/* fastraw_clock_gettime's body, inline in each export (an exported name is called through the PLT). */
+static inline int clock_gettime_api(int clk, struct timespec *ts)
 {
 	/* RAW's own entry, as the exported clock_gettime takes it (it initialises on first use). */
 	if (FR_LIKELY(clk == CLOCK_MONOTONIC_RAW && ts != NULL))
 		return fr_raw_call(ts);
 	return clock_other(clk, ts);
 }
+
+FR_EXPORT int fastraw_clock_gettime(int clk, struct timespec *ts)
+{
+	return clock_gettime_api(clk, ts);
+}
+
+#if FR_HAS_TIME64
+/*
+ * fastraw_clock_gettime for a program built with a 32-bit time_t, which fastraw.h sends here (as
+ * glibc's <time.h> sends a 64-bit-time program's clock_gettime to __clock_gettime64): the
+ * 64-bit answer converted as glibc's 32-bit clock_gettime converts it.
+ */
+FR_EXPORT int fastraw_clock_gettime32(int clk, struct fr_timespec32 *ts32);
+
+FR_EXPORT int fastraw_clock_gettime32(int clk, struct fr_timespec32 *ts32)
+{
+	struct timespec ts;
+	int ret = clock_gettime_api(clk, ts32 ? &ts : NULL);
+
+	if (ret != 0 || !ts32)
+		return ret;
+	return fr_ts32_finish((struct fr_kret){ 0 }, &ts, ts32);
+}
+#endif
 
 static __attribute__((noinline)) uint64_t ticks_first(void)
 {

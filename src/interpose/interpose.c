@@ -94,6 +94,9 @@ static void __attribute__((constructor)) fr_ctor(void)
 	if (fr_chain_recorded())
 		return;
 	fr_pass_prime();
+#if FR_HAS_TIME64
+	fr_time32_prime();
+#endif
 	fr_dl_prime();
 	fr_syscall_prime();
 }

@@ -42,19 +42,6 @@ static fr_dlvsym_fn next_dlvsym(void)
 	return (fr_dlvsym_fn)fr_next_cached(fr_slot(FR_W_NEXT_DLVSYM), "dlvsym");
 }
 
-/*
- * Where time_t is 64 bits on a 32-bit ABI (FR_HAS_TIME64), libc and the vDSO have a
- * 32-bit-time clock_gettime beside the 64-bit one: the names of the 32-bit ones, whose lookups
- * get the library's 32-bit entries.
- */
-#if FR_HAS_TIME64
-static int is_time32_name(const char *name)
-{
-	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime") ||
-	       fr_streq(name, FR_ARCH_VDSO_CLOCK_GETTIME32);
-}
-#endif
-
 static int is_libc_name(const char *name)
 {
 	return fr_streq(name, "clock_gettime") || fr_streq(name, "__clock_gettime") ||
@@ -79,7 +66,7 @@ static int is_clock_name(const char *name)
 static void *ours(const char *name)
 {
 #if FR_HAS_TIME64
-	if (is_time32_name(name))
+	if (fr_is_time32_name(name))
 		return (void *)fr_clock_gettime32;
 #endif
 	(void)name;
@@ -109,13 +96,8 @@ static void *replace(void *p, const char *name)
 	 * The image's own extent, measured once, not /proc: a sanitizer runtime gets here before it
 	 * can run instrumented code, and the program may have unmapped the image since.
 	 */
-	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi) {
-#if FR_HAS_TIME64
-		if (is_time32_name(name))
-			return (void *)fr_vdso_clock_gettime32;
-#endif
-		return (void *)fr_vdso_entry().call;
-	}
+	if (fr_vdso_range(&lo, &hi) == 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi)
+		return fr_vdso_stand_in(name);
 	if (is_libc_clock(p))
 		return ours(name);
 	return p;

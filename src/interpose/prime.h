@@ -16,6 +16,7 @@
  */
 void fr_dl_prime(void);      /* dlsym, dlvsym, getauxval (interpose_dl.c) */
 void fr_syscall_prime(void); /* syscall, and FASTRAW_SYSCALL (interpose_syscall.c) */
+void fr_time32_prime(void);  /* the 32-bit-time clock_gettime's, where FR_HAS_TIME64 (interpose_time32.c) */
 
 #pragma GCC visibility pop
 

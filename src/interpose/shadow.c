@@ -14,6 +14,7 @@
 #include "base/once.h"
 #include "base/pages.h"
 #include "elf/vdso_elf.h"
+#include "interpose/time32.h"
 
 /*
  * Its own states (in the word FR_W_SHADOW_STATE), not FR_KEEP_*: a build that fails is final
@@ -33,9 +34,11 @@ static int wanted(void)
 	return env->shadow_vdso && !env->disable;
 }
 
+/* The vDSO's clock_gettime under each of its names: the alias, and where it has one, the 32-bit-time function. */
 static int is_clock(const char *name)
 {
-	return strcmp(name, FR_ARCH_VDSO_CLOCK_GETTIME) == 0 || strcmp(name, "clock_gettime") == 0;
+	return strcmp(name, FR_ARCH_VDSO_CLOCK_GETTIME) == 0 || strcmp(name, "clock_gettime") == 0 ||
+	       fr_is_time32_name(name);
 }
 
 /* Whether [p, p + len) lies inside the copy. */
@@ -78,7 +81,7 @@ static int build(void)
 		if (!inside(name, 1, size))
 			return -1;
 		if (is_clock(name))
-			target = (uintptr_t)fr_vdso_entry().call;
+			target = (uintptr_t)fr_vdso_stand_in(name);
 		else
 			target = real.bias + real.symtab[i].st_value;
 		/* A parser computes load offset + st_value; unsigned wraparound is intended. */

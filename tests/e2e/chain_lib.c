@@ -33,7 +33,11 @@ static void resolve(void)
 	real_dlsym = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 	if (!real_dlsym)
 		real_dlsym = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-	real_clock = (clock_fn)real_dlsym(RTLD_NEXT, "clock_gettime");
+	/* The first version of glibcs before 2.34 on the CPUs it started on later (32-bit ARM's 2.4). */
+	if (!real_dlsym)
+		real_dlsym = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.4");
+	/* The next clock_gettime of this object's own time_t (chain_lib.h). */
+	real_clock = (clock_fn)real_dlsym(RTLD_NEXT, CHAIN_CLOCK_GETTIME);
 	real_getauxval = (auxv_fn)real_dlsym(RTLD_NEXT, "getauxval");
 	__atomic_store_n(&real_syscall, (syscall_fn)real_dlsym(RTLD_NEXT, "syscall"), __ATOMIC_RELEASE);
 }

@@ -56,7 +56,7 @@ int main(void)
 		printf("setup failed: the test interposer is not loaded\n");
 		return 2;
 	}
-	printf("clock_gettime_from=%s\n", where(dlsym(RTLD_DEFAULT, "clock_gettime")));
+	printf("clock_gettime_from=%s\n", where(dlsym(RTLD_DEFAULT, E2E_CLOCK_GETTIME)));
 	next_clock = (chain_next_clock_fn)dlsym(RTLD_DEFAULT, "e2e_chain_next_clock");
 	if (next_clock) {
 		next_clock(&plain, &versioned);
@@ -70,7 +70,7 @@ int main(void)
 	printf("realtime_seen=%ld\n", b.clock_gettime - a.clock_gettime);
 
 	a = now();
-	found = (e2e_clock_fn)dlsym(RTLD_DEFAULT, "clock_gettime");
+	found = (e2e_clock_fn)dlsym(RTLD_DEFAULT, E2E_CLOCK_GETTIME);
 	b = now();
 	printf("dlsym_clock_seen=%ld\n", b.dlsym - a.dlsym);
 	printf("found_realtime_shift=%ld\n", realtime_shift(found));

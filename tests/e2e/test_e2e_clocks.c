@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain_lib.h"
 #include "harness.h"
 
 /* Named ids plus the sweep from -24 to 40, for each of two symbols. */
@@ -41,6 +42,36 @@ START_TEST(clocks_disabled)
 	e2e_assert_quiet(&r);
 	e2e_assert_served(&r, "served");
 	ck_assert_int_ge(e2e_int_value(r.out, "checked"), MIN_CHECKS);
+	e2e_result_free(&r);
+}
+END_TEST
+
+/*
+ * Beside a later or an earlier interposer of clock_gettime (chain_lib.c, which shifts REALTIME),
+ * in both orders: the program's REALTIME reaches it, as it would without us, and so does the
+ * clock_gettime dlsym finds. On a 32-bit CPU whose programs call the 32-bit-time clock_gettime,
+ * the library's own entry of that name must send it on to the interposer's, not to the next
+ * __clock_gettime64.
+ */
+START_TEST(clocks_beside_interposer)
+{
+	const char *first = getenv("FR_PRELOAD_FIRST"), *lib = e2e_need_env("FASTRAW_LIB");
+	const char *chain = e2e_need_env("FR_CHAIN_LIB");
+	struct e2e_opts opts = { .no_preload = 1 };
+	struct e2e_result r;
+	char env[3 * 4096], shift[64], found[64];
+
+	snprintf(env, sizeof(env), "LD_PRELOAD=%s%s%s:%s", first ? first : "", first && *first ? " " : "",
+		 _i ? chain : lib, _i ? lib : chain);
+	snprintf(shift, sizeof(shift), "realtime_shift=%ld", CHAIN_REALTIME_OFFSET_S);
+	snprintf(found, sizeof(found), "found_realtime_shift=%ld", CHAIN_REALTIME_OFFSET_S);
+	opts.env = E2E_ENV(env);
+	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env("FR_PROBE_CHAIN")));
+	e2e_assert_ok(&r);
+	/* The interposer saw the program's REALTIME (realtime_seen) and shifted it, both ways. */
+	e2e_assert_values(r.out, E2E_ARGV(shift, found, "violations=0"));
+	ck_assert_msg(e2e_int_value(r.out, "realtime_seen") >= 1, "the interposer did not see REALTIME:\n%.*s",
+		      E2E_SHOWN, r.out);
 	e2e_result_free(&r);
 }
 END_TEST
@@ -104,6 +135,9 @@ static Suite *clocks_suite(void)
 	tc = e2e_tcase(s, "timens");
 	tcase_set_tags(tc, "timens");
 	tcase_add_test(tc, clocks_time_namespace);
+	/* Beside another interposer (chain_lib.c), first and second. */
+	tc = e2e_tcase(s, "chain");
+	tcase_add_loop_test(tc, clocks_beside_interposer, 0, 2);
 	if (getenv("FR_E2E_GLIBC") && *getenv("FR_E2E_GLIBC")) {
 		tc = e2e_tcase(s, "glibc");
 		tcase_add_test(tc, clocks_on_named_glibc);

@@ -6,8 +6,11 @@
 # shellcheck disable=SC2086 # $RUN (the emulator's words, or nothing) and $TOOLCHAIN are meant to split
 . "$(dirname "$0")/install_common.sh"
 MAJOR=${FR_VERSION%%.*}
-# The package's paths are the install's, under /usr (GNUInstallDirs may give lib/<multiarch>).
-LIB=/usr/${FR_LIBDIR:?}
+# The package's libdir is Debian's multiarch one, whatever the build's: the compiler names it.
+LIB=/usr/${FR_DEB_LIBDIR:?}
+multiarch=$("${CC:?}" -print-multiarch 2>/dev/null || true)
+[ -z "$multiarch" ] || [ "$FR_DEB_LIBDIR" = "lib/$multiarch" ] ||
+	fail "the .deb's libdir is $FR_DEB_LIBDIR, not Debian's multiarch lib/$multiarch"
 BIN=/usr/${FR_BINDIR:?}
 CPACK=${CPACK_COMMAND:?run under ctest}
 command -v dpkg-deb >/dev/null 2>&1 || skip "dpkg-deb is not installed (not a Debian system)"
@@ -63,11 +66,12 @@ run 0 env LD_PRELOAD="$R$LIB/libfastraw.so.$MAJOR" $RUN "$T/plain" "$lib"
 # Its pkg-config file finds its own tree.
 run 0 env PKG_CONFIG_PATH="$R$LIB/pkgconfig" pkg-config --variable=libdir fastraw
 [ "$(readlink -f "$(cat "$T/out")")" = "$(readlink -f "$R$LIB")" ] || fail "the unpacked fastraw.pc does not point into its tree"
-# The unpacked launcher finds the unpacked library (unless the libdir compiled in has one).
+# The unpacked launcher finds the unpacked library (unless the libdir compiled in, the
+# package's own, has one).
 want=$lib
-if [ -e "$FR_INSTALL_FULL_LIBDIR/libfastraw.so" ]; then
-	want=$(readlink -f "$FR_INSTALL_FULL_LIBDIR/libfastraw.so")
-	echo "  (an installed $FR_INSTALL_FULL_LIBDIR/libfastraw.so comes first)"
+if [ -e "$LIB/libfastraw.so" ]; then
+	want=$(readlink -f "$LIB/libfastraw.so")
+	echo "  (an installed $LIB/libfastraw.so comes first)"
 fi
 if ! launcher_skipped; then
 	run 0 "$R$BIN/fastraw" --debug "$T/plain" "$want"

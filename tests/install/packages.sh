@@ -3,14 +3,15 @@
 # Builds both packages in both formats with CPack and checks their split, dependencies and file lists.
 # fastraw (library, launcher) needs no glibc past 2.17 and holds no tool; fastraw-tools needs
 # fastraw of the same version; the .deb and the RPM of each hold the same files (the libdir
-# aside: the build's own in the .deb, /usr/$FR_RPM_LIBDIR in the RPM); together the two .debs
+# aside: Debian's multiarch /usr/$FR_DEB_LIBDIR in the .deb, /usr/$FR_RPM_LIBDIR in the RPM); together the two .debs
 # hold what `cmake --install` places.
 # shellcheck source=tests/install/install_common.sh
 . "$(dirname "$0")/install_common.sh"
 MAJOR=${FR_VERSION%%.*}
 V=$FR_VERSION
 CPACK=${CPACK_COMMAND:?run under ctest}
-DEB_LIB=/usr/${FR_LIBDIR:?}
+DEB_LIB=/usr/${FR_DEB_LIBDIR:?}
+INSTALL_LIB=/usr/${FR_LIBDIR:?}
 RPM_LIB=/usr/${FR_RPM_LIBDIR:?}
 FLOOR=2.17
 command -v dpkg-deb >/dev/null 2>&1 || skip "dpkg-deb is not installed (not a Debian system)"
@@ -76,7 +77,7 @@ done
 holds fastraw-tools /usr/share/doc/fastraw-tools/copyright
 # Nothing left out and nothing twice: the two .debs together are what `cmake --install` places.
 run 0 env DESTDIR="$T/inst" "$CMAKE_COMMAND" --install "$FR_BUILD_DIR" --prefix /usr
-(cd "$T/inst" && find . ! -type d) | sed "s|^\.||; s|^$DEB_LIB/|LIBDIR/|" | sort >"$T/install.files"
+(cd "$T/inst" && find . ! -type d) | sed "s|^\.||; s|^$INSTALL_LIB/|LIBDIR/|" | sort >"$T/install.files"
 sort "$T/fastraw.deb.files" "$T/fastraw-tools.deb.files" >"$T/both.files"
 if ! diff -u "$T/install.files" "$T/both.files" >"$T/diff"; then
 	sed 's/^/  | /' "$T/diff"

@@ -78,17 +78,17 @@ $T/place/$LAUNCHER_BINDIR/libfastraw.so (a FIFO, not a regular file); name one w
 	out_has "clock_gettime in $T/place/$LAUNCHER_BINDIR/libfastraw.so"
 fi
 
-# ELF headers by hand: CLASS MACHINE (octal bytes) of an ET_EXEC file, the rest zero.
-elf_header() {
-	printf "\\177ELF\\$1\\001\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\002\\000\\$2\\000\\001\\000\\000\\000" >"$3"
-	head -c 44 /dev/zero >>"$3"
-	chmod 755 "$3"
-}
-elf_header 001 003 "$T/elf32"
-refused "$T/elf32" "a 32-bit program: libfastraw.so is $arch only"
-# A 64-bit program of the other architecture (EM_X86_64 62 for aarch64, EM_AARCH64 183 for x86_64).
-[ "$arch" = x86_64 ] && other=267 || other=076
-elf_header 002 "$other" "$T/elfother"
+# The build's ELF class (1: 32-bit, 2: 64-bit) is the launcher's own. A program of the other
+# class is refused for its width (launcher_width.sh checks that under qemu-user too).
+native_class=$(od -An -tu1 -j4 -N1 "$L" | tr -d ' ')
+# A program of this class for another architecture: EM_386 (3) beside 32-bit ARM, EM_X86_64 (62)
+# beside aarch64, EM_AARCH64 (183) beside x86_64.
+if [ "$native_class" = 1 ]; then
+	elf_header 001 003 "$T/elfother"
+else
+	[ "$arch" = x86_64 ] && other=267 || other=076
+	elf_header 002 "$other" "$T/elfother"
+fi
 refused "$T/elfother" "not an $arch program: libfastraw.so is $arch only"
 for class in 0 3 255; do
 	elf_header "$(printf '%03o' $class)" 076 "$T/elfclass$class"

@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 [ -f "$lib" ] || { echo "no such library: $lib"; exit 1; }
 
 # 1. Defined dynamic symbols: the interposed names and nothing else.
-# FR_EXPORTS_EXTRA: the port's own (__clock_gettime64 on a 32-bit ABI with 64-bit time_t).
+# FR_EXPORTS_EXTRA: the port's own (__clock_gettime64 and fastraw_clock_gettime32 on a 32-bit ABI
+# with 64-bit time_t).
 # shellcheck disable=SC2086 # a list of names
 printf '%s\n' __clock_gettime clock_gettime dlsym dlvsym getauxval __getauxval syscall \
 	fastraw_clock_gettime fastraw_info fastraw_now_ns fastraw_ticks fastraw_ticks_to_ns ${FR_EXPORTS_EXTRA:-} |

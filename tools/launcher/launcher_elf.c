@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Reads just enough of an ELF file to tell whether the dynamic loader will run for it, and whether it defines a symbol. */
+/* Reads just enough of an ELF file of either class to tell whether the dynamic loader will run for it, and whether it defines a symbol. */
 #define _GNU_SOURCE
 #include "launcher/launcher_elf.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,23 @@
 
 /* More program headers than any linker writes; PN_XNUM (0xffff) files land beyond it too. */
 #define LAUNCHER_MAX_PHDRS 1024
+/* Bounds no real library reaches; beyond them the file is taken as damaged. */
+#define MAX_SECTIONS 65280
+#define MAX_SYMBOLS (1u << 22)
+#define MAX_STRTAB (64u << 20)
+
+/* The ELF header's fields the launcher reads, from a file of either class. */
+struct hdr {
+	int is_64;
+	uint64_t phoff, shoff;
+	unsigned phentsize, phnum, shentsize, shnum;
+};
+
+/* A section header's fields, either class. */
+struct shdr {
+	uint32_t type, link;
+	uint64_t offset, size, entsize;
+};
 
 static int read_at(int fd, void *buf, size_t len, off_t off)
 {
@@ -24,25 +42,55 @@ static int read_at(int fd, void *buf, size_t len, off_t off)
 	return (size_t)n == len ? 0 : -EINVAL;
 }
 
-static int scan_phdrs(int fd, const Elf64_Ehdr *eh, struct launcher_elf *out)
+/* Reads the header of an ELF file of class 32 or 64: -ENOEXEC for anything else. */
+static int read_hdr(int fd, struct hdr *h)
 {
-	Elf64_Phdr ph[64];
-	unsigned done = 0;
+	union {
+		Elf32_Ehdr e32;
+		Elf64_Ehdr e64;
+	} u;
+	int err = read_at(fd, &u, sizeof(u.e32), 0);
 
-	if (eh->e_phnum > LAUNCHER_MAX_PHDRS || (eh->e_phnum && eh->e_phentsize != sizeof(Elf64_Phdr)))
+	if (err)
+		return err;
+	if (memcmp(u.e32.e_ident, ELFMAG, SELFMAG) != 0)
+		return -ENOEXEC;
+	h->is_64 = u.e32.e_ident[EI_CLASS] == ELFCLASS64;
+	if (!h->is_64 && u.e32.e_ident[EI_CLASS] != ELFCLASS32)
+		return -ENOEXEC;
+	if (!h->is_64) {
+		*h = (struct hdr){ 0, u.e32.e_phoff, u.e32.e_shoff, u.e32.e_phentsize, u.e32.e_phnum,
+				   u.e32.e_shentsize, u.e32.e_shnum };
+		return 0;
+	}
+	if ((err = read_at(fd, &u, sizeof(u.e64), 0)))
+		return err;
+	*h = (struct hdr){ 1, u.e64.e_phoff, u.e64.e_shoff, u.e64.e_phentsize, u.e64.e_phnum, u.e64.e_shentsize,
+			   u.e64.e_shnum };
+	return 0;
+}
+
+/* p_type is each program header's first word in both classes. */
+static int scan_phdrs(int fd, const struct hdr *h, struct launcher_elf *out)
+{
+	size_t entsize = h->is_64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	unsigned char ph[64 * sizeof(Elf64_Phdr)];
+	unsigned done = 0, per = (unsigned)(sizeof(ph) / entsize);
+
+	if (h->phnum > LAUNCHER_MAX_PHDRS || (h->phnum && h->phentsize != entsize))
 		return -EINVAL;
-	while (done < eh->e_phnum) {
-		unsigned n = eh->e_phnum - done;
-		int err;
+	while (done < h->phnum) {
+		unsigned n = h->phnum - done < per ? h->phnum - done : per;
+		int err = read_at(fd, ph, n * entsize, (off_t)(h->phoff + done * entsize));
+		uint32_t type;
 
-		if (n > sizeof(ph) / sizeof(ph[0]))
-			n = sizeof(ph) / sizeof(ph[0]);
-		err = read_at(fd, ph, n * sizeof(ph[0]), (off_t)(eh->e_phoff + done * sizeof(ph[0])));
 		if (err)
 			return err;
-		for (unsigned i = 0; i < n; i++)
-			if (ph[i].p_type == PT_INTERP)
+		for (unsigned i = 0; i < n; i++) {
+			memcpy(&type, ph + i * entsize, sizeof(type));
+			if (type == PT_INTERP)
 				out->has_interp = 1;
+		}
 		done += n;
 	}
 	return 0;
@@ -50,8 +98,10 @@ static int scan_phdrs(int fd, const Elf64_Ehdr *eh, struct launcher_elf *out)
 
 int launcher_elf_read(int fd, struct launcher_elf *out)
 {
-	Elf64_Ehdr eh;
+	Elf32_Ehdr eh;
 	ssize_t n = pread(fd, &eh, sizeof(eh), 0);
+	struct hdr h;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 0)
@@ -59,55 +109,81 @@ int launcher_elf_read(int fd, struct launcher_elf *out)
 	if (n < EI_NIDENT || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
 		return -ENOEXEC;
 	/* e_type and e_machine sit at the same offsets in both classes. */
-	if ((size_t)n < offsetof(Elf64_Ehdr, e_version))
+	if ((size_t)n < offsetof(Elf32_Ehdr, e_version))
 		return -EINVAL;
 	out->type = eh.e_type;
 	out->is_native = eh.e_machine == TOOL_ELF_MACHINE;
 	out->elf_class = eh.e_ident[EI_CLASS];
-	out->is_64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-	if (!out->is_64)
+	out->is_native_class = out->elf_class == TOOL_ELF_CLASS;
+	/* A file of the other class, or of none, is refused for that alone: nothing more is read. */
+	if (!out->is_native_class)
 		return 0;
-	if ((size_t)n < sizeof(eh))
-		return -EINVAL;
-	return scan_phdrs(fd, &eh, out);
+	err = read_hdr(fd, &h);
+	return err ? (err == -ENOEXEC ? -EINVAL : err) : scan_phdrs(fd, &h, out);
 }
 
-/* Bounds no real library reaches; beyond them the file is taken as damaged. */
-#define MAX_SECTIONS 65280
-#define MAX_SYMBOLS (1u << 22)
-#define MAX_STRTAB (64u << 20)
-
-static int section(int fd, const Elf64_Ehdr *eh, unsigned i, Elf64_Shdr *sh)
+static int section(int fd, const struct hdr *h, unsigned i, struct shdr *sh)
 {
-	if (i >= eh->e_shnum)
+	Elf64_Shdr s64;
+	Elf32_Shdr s32;
+	int err;
+
+	if (i >= h->shnum)
 		return -EINVAL;
-	return read_at(fd, sh, sizeof(*sh), (off_t)(eh->e_shoff + (Elf64_Off)i * sizeof(*sh)));
+	if (h->is_64) {
+		if ((err = read_at(fd, &s64, sizeof(s64), (off_t)(h->shoff + (uint64_t)i * sizeof(s64)))))
+			return err;
+		*sh = (struct shdr){ s64.sh_type, s64.sh_link, s64.sh_offset, s64.sh_size, s64.sh_entsize };
+		return 0;
+	}
+	if ((err = read_at(fd, &s32, sizeof(s32), (off_t)(h->shoff + (uint64_t)i * sizeof(s32)))))
+		return err;
+	*sh = (struct shdr){ s32.sh_type, s32.sh_link, s32.sh_offset, s32.sh_size, s32.sh_entsize };
+	return 0;
+}
+
+/* Whether the symbol at p (of the file's class) is a defined global or weak one called name. */
+static int sym_is(const struct hdr *h, const unsigned char *p, const char *str, size_t strsz, const char *name)
+{
+	size_t len = strlen(name);
+	unsigned bind, shndx;
+	uint32_t st_name;
+
+	if (h->is_64) {
+		Elf64_Sym s;
+
+		memcpy(&s, p, sizeof(s));
+		st_name = s.st_name, bind = ELF64_ST_BIND(s.st_info), shndx = s.st_shndx;
+	} else {
+		Elf32_Sym s;
+
+		memcpy(&s, p, sizeof(s));
+		st_name = s.st_name, bind = ELF32_ST_BIND(s.st_info), shndx = s.st_shndx;
+	}
+	if (shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK))
+		return 0;
+	return st_name < strsz && strsz - st_name > len && memcmp(str + st_name, name, len + 1) == 0;
 }
 
 /* Scans the symbols of dynsym (strings in str, strsz bytes) for a defined global or weak name. */
-static int scan(int fd, const Elf64_Shdr *dynsym, const char *str, size_t strsz, const char *name)
+static int scan(int fd, const struct hdr *h, const struct shdr *dynsym, const char *str, size_t strsz,
+		const char *name)
 {
-	Elf64_Sym syms[256];
-	size_t n = dynsym->sh_size / sizeof(Elf64_Sym), done = 0, len = strlen(name);
+	size_t entsize = h->is_64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	unsigned char syms[256 * sizeof(Elf64_Sym)];
+	size_t n = dynsym->size / entsize, done = 0, per = sizeof(syms) / entsize;
 
 	if (n > MAX_SYMBOLS)
 		return -EINVAL;
 	while (done < n) {
-		size_t k = n - done < 256 ? n - done : 256;
-		int err = read_at(fd, syms, k * sizeof(syms[0]), (off_t)(dynsym->sh_offset + done * sizeof(syms[0])));
+		size_t k = n - done < per ? n - done : per;
+		int err = read_at(fd, syms, k * entsize, (off_t)(dynsym->offset + done * entsize));
 
 		if (err)
 			return err;
-		for (size_t i = 0; i < k; i++) {
-			const Elf64_Sym *s = &syms[i];
-			unsigned bind = ELF64_ST_BIND(s->st_info);
-
-			if (s->st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK))
-				continue;
-			if (s->st_name < strsz && strsz - s->st_name > len &&
-			    memcmp(str + s->st_name, name, len + 1) == 0)
+		for (size_t i = 0; i < k; i++)
+			if (sym_is(h, syms + i * entsize, str, strsz, name))
 				return 1;
-		}
 		done += k;
 	}
 	return 0;
@@ -115,34 +191,32 @@ static int scan(int fd, const Elf64_Shdr *dynsym, const char *str, size_t strsz,
 
 int launcher_elf_defines(int fd, const char *name)
 {
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh, strh;
+	struct shdr sh, strh;
+	struct hdr h;
 	char *str;
 	int err;
 
-	if ((err = read_at(fd, &eh, sizeof(eh), 0)))
+	if ((err = read_hdr(fd, &h)))
 		return err;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+	if (h.shnum == 0)
 		return -ENOEXEC;
-	if (eh.e_shnum == 0)
-		return -ENOEXEC;
-	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > MAX_SECTIONS)
+	if (h.shentsize != (h.is_64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)) || h.shnum > MAX_SECTIONS)
 		return -EINVAL;
-	for (unsigned i = 0; i < eh.e_shnum; i++) {
-		if ((err = section(fd, &eh, i, &sh)))
+	for (unsigned i = 0; i < h.shnum; i++) {
+		if ((err = section(fd, &h, i, &sh)))
 			return err;
-		if (sh.sh_type != SHT_DYNSYM)
+		if (sh.type != SHT_DYNSYM)
 			continue;
-		if (sh.sh_entsize != sizeof(Elf64_Sym) || (err = section(fd, &eh, sh.sh_link, &strh)))
+		if (sh.entsize != (h.is_64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym)) || (err = section(fd, &h, sh.link, &strh)))
 			return err ? err : -EINVAL;
-		if (strh.sh_type != SHT_STRTAB || strh.sh_size == 0 || strh.sh_size > MAX_STRTAB)
+		if (strh.type != SHT_STRTAB || strh.size == 0 || strh.size > MAX_STRTAB)
 			return -EINVAL;
-		str = malloc(strh.sh_size);
+		str = malloc(strh.size);
 		if (!str)
 			return -ENOMEM;
-		err = read_at(fd, str, strh.sh_size, (off_t)strh.sh_offset);
+		err = read_at(fd, str, strh.size, (off_t)strh.offset);
 		if (!err)
-			err = scan(fd, &sh, str, strh.sh_size, name);
+			err = scan(fd, &h, &sh, str, strh.size, name);
 		free(str);
 		return err;
 	}

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* What the launcher needs to know about an ELF file: class, machine, type, whether it has a program interpreter, and whether it defines a symbol. */
+/* What the launcher needs to know about an ELF file of either class: class, machine, type, whether it has a program interpreter, and whether it defines a symbol. */
 #ifndef LAUNCHER_ELF_H
 #define LAUNCHER_ELF_H
 
 struct launcher_elf {
 	int elf_class; /* e_ident[EI_CLASS] as found: ELFCLASS32, ELFCLASS64, or an invalid value */
-	int is_64;     /* ELFCLASS64 */
+	int is_native_class; /* elf_class is this build's (TOOL_ELF_CLASS: 32-bit on arm, else 64-bit) */
 	int is_native; /* e_machine is this build's architecture (TOOL_ELF_MACHINE) */
 	int type;      /* e_type: ET_EXEC, ET_DYN, ... */
 	int has_interp; /* a PT_INTERP program header: the kernel starts the dynamic loader */
 };
 
 /*
- * Reads the ELF header and, for 64-bit files, the program headers from fd.
+ * Reads the ELF header and, for files of this build's class, the program headers from fd.
  * Returns 0; -ENOEXEC when fd is not ELF; -EINVAL for an ELF file too damaged to read; or a
  * negative errno from the read.
  */

@@ -47,7 +47,7 @@ static const char *unusable(const char *path, char *out)
 		return strerror(-fd);
 	err = launcher_elf_read(fd, &e);
 	/* Only libfastraw exports its API: any other library would run the program without it. */
-	if (!err && e.is_64 && e.is_native && e.type == ET_DYN)
+	if (!err && e.is_native_class && e.is_native && e.type == ET_DYN)
 		err = launcher_elf_defines(fd, LIBFASTRAW_MARK) == 1 ? 0 : 1;
 	close(fd);
 	if (err == 1)
@@ -56,8 +56,8 @@ static const char *unusable(const char *path, char *out)
 		return "not an ELF file";
 	if (err)
 		return strerror(-err);
-	if (!e.is_64 || !e.is_native || e.type != ET_DYN)
-		return "not an " TOOL_ARCH_NAME " shared library";
+	if (!e.is_native_class || !e.is_native || e.type != ET_DYN)
+		return "not an " TOOL_ARCH_NAME " (" TOOL_ELF_BITS "-bit) shared library";
 	if (strpbrk(out, ": "))
 		return "its path holds ':' or ' ', which separate LD_PRELOAD entries";
 	return NULL;

@@ -123,14 +123,17 @@ static int check_secure(const char *path, const struct stat *st, char *why, size
 static int check_elf(const char *path, const struct launcher_elf *e, const struct stat *st,
 		     char *why, size_t whylen)
 {
-	if (e->elf_class == ELFCLASS32)
-		return refuse(why, whylen, "a 32-bit program: libfastraw.so is " TOOL_ARCH_NAME " only");
-	if (!e->is_64) {
+	if (e->elf_class != ELFCLASS32 && e->elf_class != ELFCLASS64) {
 		snprintf(why, whylen,
 			 "an ELF file with an invalid class (EI_CLASS %d, neither 32- nor 64-bit): no loader runs it",
 			 e->elf_class);
 		return LAUNCHER_EXIT_CANNOT_RUN;
 	}
+	/* The loader skips a preload of the other width (wrong ELF class): the program would run without it. */
+	if (!e->is_native_class)
+		return refuse(why, whylen, e->elf_class == ELFCLASS32 ?
+			      "a 32-bit program: libfastraw.so is " TOOL_ELF_BITS "-bit " TOOL_ARCH_NAME " only" :
+			      "a 64-bit program: libfastraw.so is " TOOL_ELF_BITS "-bit " TOOL_ARCH_NAME " only");
 	if (!e->is_native)
 		return refuse(why, whylen, "not an " TOOL_ARCH_NAME " program: libfastraw.so is " TOOL_ARCH_NAME " only");
 	if (e->type != ET_EXEC && e->type != ET_DYN)
