@@ -2,7 +2,8 @@
 /* Finds, in an arm64 vDSO image, what the oracle reroutes: counter reads, clock_gettime system calls, carry loops. */
 #include "sites.h"
 
-#include <elf.h>
+#include "../armfam/vdso_elf.h"
+
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -21,71 +22,6 @@ static uint32_t insn(const uint8_t *t, size_t at)
 
 	memcpy(&v, t + at, 4);
 	return v;
-}
-
-static const Elf64_Shdr *section(const uint8_t *img, size_t size, const char *name, uint32_t type)
-{
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Shdr *sh, *names;
-
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shstrndx >= eh->e_shnum || eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > size)
-		return NULL;
-	sh = (const void *)(img + eh->e_shoff);
-	names = &sh[eh->e_shstrndx];
-	for (int i = 0; i < eh->e_shnum; i++) {
-		size_t n = names->sh_offset + sh[i].sh_name;
-
-		if (sh[i].sh_offset + sh[i].sh_size > size)
-			continue;
-		if ((name && n + strlen(name) + 1 <= size && !strcmp((const char *)img + n, name)) ||
-		    (!name && sh[i].sh_type == type))
-			return &sh[i];
-	}
-	return NULL;
-}
-
-/* Whether the version definition number ndx of the image is named version. */
-static int version_is(const uint8_t *img, size_t size, unsigned ndx, const char *version)
-{
-	const Elf64_Shdr *vd = section(img, size, NULL, SHT_GNU_verdef), *str;
-	size_t off;
-
-	if (!vd)
-		return 0;
-	str = (const Elf64_Shdr *)(img + ((const Elf64_Ehdr *)img)->e_shoff) + vd->sh_link;
-	for (off = vd->sh_offset; off + sizeof(Elf64_Verdef) <= size;) {
-		const Elf64_Verdef *d = (const void *)(img + off);
-		const Elf64_Verdaux *a = (const void *)(img + off + d->vd_aux);
-
-		if ((d->vd_ndx & 0x7fff) == ndx)
-			return !strcmp((const char *)img + str->sh_offset + a->vda_name, version);
-		if (!d->vd_next)
-			break;
-		off += d->vd_next;
-	}
-	return 0;
-}
-
-void *asites_sym(const uint8_t *img, size_t size, const char *name, const char *version)
-{
-	const Elf64_Shdr *ds = section(img, size, NULL, SHT_DYNSYM), *vs = section(img, size, NULL, SHT_GNU_versym), *str;
-	const Elf64_Sym *sym;
-
-	if (!ds || !vs)
-		return NULL;
-	str = (const Elf64_Shdr *)(img + ((const Elf64_Ehdr *)img)->e_shoff) + ds->sh_link;
-	sym = (const void *)(img + ds->sh_offset);
-	for (size_t i = 0; i < ds->sh_size / sizeof(*sym); i++) {
-		uint16_t ver;
-
-		if (strcmp((const char *)img + str->sh_offset + sym[i].st_name, name) || !sym[i].st_value)
-			continue;
-		memcpy(&ver, img + vs->sh_offset + 2 * i, 2);
-		if (version_is(img, size, ver & 0x7fff, version))
-			return (void *)(img + sym[i].st_value); /* the image is mapped as its file: vaddr == offset */
-	}
-	return NULL;
 }
 
 /* The carry loop at t[i] (struct as_carry's shape); 1 when it matches. */
@@ -123,7 +59,7 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
-	const Elf64_Shdr *text = section(t, size, ".text", 0);
+	const ElfW(Shdr) *text = avelf_section(t, size, ".text");
 	size_t lo, hi;
 
 	memset(s, 0, sizeof(*s));

@@ -40,9 +40,6 @@ struct asites {
 /* Fills s from the image; NULL, or why the image cannot be analysed. */
 const char *asites_find(const uint8_t *img, size_t size, struct asites *s);
 
-/* The address in the image (at base) of the dynamic symbol name@version, or NULL. */
-void *asites_sym(const uint8_t *img, size_t size, const char *name, const char *version);
-
 /* "cntvct_el0", "cntvctss_el0", or "mixed"/"none" over the live reads. */
 const char *asites_counter_name(const struct asites *s);
 

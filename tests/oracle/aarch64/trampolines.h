@@ -12,7 +12,9 @@ enum { AT_READ = 1, AT_SYSCALL = 2, AT_CARRY = 3 };
 /* The handler's frame: x0..x30 at [0..30], NZCV at [AT_NZCV]; written back into the registers. */
 #define AT_NZCV 31
 
-typedef void (*at_handler)(uint64_t *frame, unsigned id);
+/* One saved register. */
+typedef uint64_t at_reg;
+typedef void (*at_handler)(at_reg *frame, unsigned id);
 
 struct at_writer {
 	uint8_t *page;
