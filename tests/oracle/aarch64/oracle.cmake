@@ -3,7 +3,8 @@
 # Sources are named relative to this folder; the CPU-neutral ones of tests/oracle/ are added there.
 # The ARM family's harness, copy and regimes are ../armfam/'s (shared with 32-bit ARM); arm64's
 # own are its instructions: the finder of the sites, the trampolines and their handler.
-set(FRT_ARMFAM_SOURCES ../armfam/compare.c ../armfam/pages.c ../armfam/vdso_copy.c ../armfam/vdso_elf.c)
+set(FRT_ARMFAM_SOURCES ../armfam/compare.c ../armfam/pages.c ../armfam/vdso_copy.c ../armfam/vdso_elf.c
+  ../armfam/trampoline_page.c)
 set(FRT_ORACLE_SOURCES ../armfam/test_oracle.c ../armfam/regimes.c ${FRT_ARMFAM_SOURCES} sites.c trampolines.c
   copy_cpu.c)
 set(FRT_ORACLE_TIMEOUT 300)

@@ -8,7 +8,6 @@
 /* arch/arm64/kernel/vdso/vdso.lds.S: every function under LINUX_2.6.39, with the __kernel_ prefix. */
 #define ACPU_GETTIME "__kernel_clock_gettime"
 #define ACPU_GETTIME_VERSION "LINUX_2.6.39"
-#define ACPU_CNTFRQ_NAME "CNTFRQ_EL0"
 
 static inline uint64_t acpu_cntfrq(void)
 {

@@ -16,14 +16,6 @@
 #define A64_RN(i) (((i) >> 5) & 31u)
 #define A64_RM(i) (((i) >> 16) & 31u)
 
-static uint32_t insn(const uint8_t *t, size_t at)
-{
-	uint32_t v;
-
-	memcpy(&v, t + at, 4);
-	return v;
-}
-
 /* The carry loop at t[i] (struct as_carry's shape); 1 when it matches. */
 static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *c)
 {
@@ -32,7 +24,7 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 
 	if (i + 16 > end)
 		return 0;
-	a = insn(t, i), inc = insn(t, i + 4), cmp = insn(t, i + 8), bhi = insn(t, i + 12);
+	a = avelf_word(t, i), inc = avelf_word(t, i + 4), cmp = avelf_word(t, i + 8), bhi = avelf_word(t, i + 12);
 	/* ADD/SUB (shifted register), 64-bit, no shift, Rd == Rn. */
 	if ((a & 0xbfe0fc00u) != 0x8b000000u || A64_RD(a) != A64_RN(a))
 		return 0;
@@ -59,22 +51,19 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
-	const ElfW(Shdr) *text = avelf_section(t, size, ".text");
 	size_t lo, hi;
 
 	memset(s, 0, sizeof(*s));
-	if (!text)
+	if (avelf_text(t, size, &lo, &hi) != 0)
 		return "no .text section header in the vDSO image";
-	lo = text->sh_offset;
-	hi = text->sh_offset + text->sh_size;
 	s->text_end = hi;
 	for (size_t i = lo; i + 4 <= hi; i += 4) {
-		uint32_t w = insn(t, i);
+		uint32_t w = avelf_word(t, i);
 		struct as_carry c;
 
 		if ((w & ~31u) == A64_MRS_CNTVCT || (w & ~31u) == A64_MRS_CNTVCTSS) {
 			struct as_read *r = &s->read[s->n_read];
-			uint32_t next = i + 8 <= hi ? insn(t, i + 4) : 0;
+			uint32_t next = i + 8 <= hi ? avelf_word(t, i + 4) : 0;
 
 			if (s->n_read == AS_MAX_SITES)
 				return "more counter reads in the vDSO text than the oracle has room for";
@@ -87,20 +76,16 @@ const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 			s->ss += r->live && r->ss;
 			s->n_read++;
 		}
-		if (w == A64_SVC0 && i >= lo + 4 && insn(t, i - 4) == A64_MOVZ_X8(SYS_clock_gettime) &&
+		if (w == A64_SVC0 && i >= lo + 4 && avelf_word(t, i - 4) == A64_MOVZ_X8(SYS_clock_gettime) &&
 		    s->n_syscall < AS_MAX_SITES)
 			s->syscall_at[s->n_syscall++] = i;
 		if (s->n_carry < AS_MAX_SITES && match_carry(t, i, hi, &c))
 			s->carry[s->n_carry++] = c;
 	}
-	if (s->n_live == 0)
-		return "no counter read (mrs cntvct_el0 or cntvctss_el0 followed by its ordering dependency) "
-		       "recognised in the vDSO text";
-	if (s->n_syscall == 0)
-		return "no clock_gettime fallback system call (mov x8, #113; svc #0) found in the vDSO text";
-	if (s->n_carry == 0)
-		return "no seconds-carry loop recognised in the vDSO text (huge results would take seconds each)";
-	return NULL;
+	return asites_verdict(s,
+			      "no counter read (mrs cntvct_el0 or cntvctss_el0 followed by its ordering dependency) "
+			      "recognised in the vDSO text",
+			      "no clock_gettime fallback system call (mov x8, #113; svc #0) found in the vDSO text");
 }
 
 const char *asites_counter_name(const struct asites *s)

@@ -3,17 +3,15 @@
 #ifndef FRT_CPU_TEST_H
 #define FRT_CPU_TEST_H
 
-/*
- * Every test that needs a fact of the CPU takes it from here (this folder is on the tests'
- * include path for 32-bit ARM builds; tests/oracle/x86_64/cpu_test.h is x86-64's). A port writes
- * its own copy; the generic tests name capabilities (FRT_HAS_...), never a CPU.
- */
-
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+/*
+ * The tests take the CPU's facts from here (this folder is on their include path in 32-bit ARM
+ * builds): 32-bit ARM's own below, and the ARM family's, arm64's too, from cpu_test_family.h.
+ */
 #include "../armfam/cpu_test_family.h"
 
 /* The system call instruction with two arguments, bypassing libc (and any interposed syscall()). */

@@ -27,14 +27,6 @@
 #define A32_MOV_REG 0xe1a00000u
 #define A32_BCC_BACK7 0x3afffff7u /* bcc to the instruction 7 words before it */
 
-static uint32_t insn(const uint8_t *t, size_t at)
-{
-	uint32_t v;
-
-	memcpy(&v, t + at, 4);
-	return v;
-}
-
 /* Whether w is "mov Rd, Rm" (no shift), and its registers. */
 static int is_mov(uint32_t w, unsigned *rd, unsigned *rm)
 {
@@ -54,7 +46,7 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 	if (i + 32 > end)
 		return 0;
 	for (int k = 0; k < 8; k++)
-		w[k] = insn(t, i + 4 * (size_t)k);
+		w[k] = avelf_word(t, i + 4 * (size_t)k);
 	if ((w[0] & 0xfff00ff0u) != A32_ADDS_REG || (w[1] & 0xfff00fffu) != A32_ADD_IMM1 ||
 	    A32_RN(w[1]) != A32_RD(w[1]) || (w[2] & 0xfff00fffu) != A32_SBC_IMM0 || (w[3] & 0xfff0fff0u) != A32_CMP_REG ||
 	    A32_RM(w[3]) != A32_RD(w[0]) || !is_mov(w[4], &d1, &m1) || !is_mov(w[5], &d2, &m2) ||
@@ -85,25 +77,22 @@ static int is_gettime_svc(const uint8_t *t, size_t i, size_t lo)
 {
 	uint32_t prev;
 
-	if (insn(t, i) != A32_SVC0 || i < lo + 4)
+	if (avelf_word(t, i) != A32_SVC0 || i < lo + 4)
 		return 0;
-	prev = insn(t, i - 4);
+	prev = avelf_word(t, i - 4);
 	return prev == A32_MOVW(7, SYS_clock_gettime) || prev == A32_MOVW(7, SYS_clock_gettime64);
 }
 
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
-	const ElfW(Shdr) *text = avelf_section(t, size, ".text");
 	size_t lo, hi;
 
 	memset(s, 0, sizeof(*s));
-	if (!text)
+	if (avelf_text(t, size, &lo, &hi) != 0)
 		return "no .text section header in the vDSO image";
-	lo = text->sh_offset;
-	hi = text->sh_offset + text->sh_size;
 	s->text_end = hi;
 	for (size_t i = lo; i + 4 <= hi; i += 4) {
-		uint32_t w = insn(t, i);
+		uint32_t w = avelf_word(t, i);
 		struct as_carry c;
 
 		if ((w & A32_MRRC_MASK) == A32_MRRC_CNTVCT) {
@@ -123,14 +112,10 @@ const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 		if (s->n_carry < AS_MAX_SITES && match_carry(t, i, hi, &c))
 			s->carry[s->n_carry++] = c;
 	}
-	if (s->n_live == 0)
-		return "no counter read (A32 mrrc p15, 1, Rt, Rt2, c14) recognised in the vDSO text: "
-		       "a Thumb-2 vDSO (THUMB2_KERNEL) is not analysed";
-	if (s->n_syscall == 0)
-		return "no clock_gettime fallback system call (movw r7, #263 or #403; svc #0) found in the vDSO text";
-	if (s->n_carry == 0)
-		return "no seconds-carry loop recognised in the vDSO text (huge results would take seconds each)";
-	return NULL;
+	return asites_verdict(s,
+			      "no counter read (A32 mrrc p15, 1, Rt, Rt2, c14) recognised in the vDSO text: "
+			      "a Thumb-2 vDSO (THUMB2_KERNEL) is not analysed",
+			      "no clock_gettime fallback system call (movw r7, #263 or #403; svc #0) found in the vDSO text");
 }
 
 const char *asites_counter_name(const struct asites *s)

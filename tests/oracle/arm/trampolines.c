@@ -23,44 +23,26 @@ static uint32_t branch(const uint8_t *from, const uint8_t *to)
 	return 0xea000000u | ((uint32_t)((to - from - 8) / 4) & 0xffffffu);
 }
 
-void at_begin(struct at_writer *w, uint8_t *page, size_t size, at_handler handler)
-{
-	memset(w, 0, sizeof(*w));
-	w->page = page;
-	w->size = size;
-	w->handler = handler;
-}
-
-static void emit(struct at_writer *w, uint32_t insn)
-{
-	if (w->used + 4 > w->size) {
-		w->full = 1;
-		return;
-	}
-	memcpy(w->page + w->used, &insn, 4);
-	w->used += 4;
-}
-
 uint32_t at_site(struct at_writer *w, const uint8_t *from, unsigned id, const uint8_t *resume)
 {
 	const uint8_t *start = w->page + w->used;
 	size_t ldr_at;
 
 	/* 64 bytes keep the stack 8-byte aligned; the vDSO's own code keeps nothing below sp. */
-	emit(w, SUB_SP_64);
-	emit(w, STM_SP_R0_R12_LR);
-	emit(w, MRS_R0_APSR);
-	emit(w, STR_R0_SP_56);
-	emit(w, MOV_R0_SP);
-	emit(w, MOVW_R1(id));
+	at_emit(w, SUB_SP_64);
+	at_emit(w, STM_SP_R0_R12_LR);
+	at_emit(w, MRS_R0_APSR);
+	at_emit(w, STR_R0_SP_56);
+	at_emit(w, MOV_R0_SP);
+	at_emit(w, MOVW_R1(id));
 	ldr_at = w->used;
-	emit(w, 0); /* the literal load, once the literal's place is known */
-	emit(w, BLX_IP);
-	emit(w, LDR_R0_SP_56);
-	emit(w, MSR_APSR_R0);
-	emit(w, LDM_SP_R0_R12_LR);
-	emit(w, ADD_SP_64);
-	emit(w, branch(w->page + w->used, resume));
+	at_emit(w, 0); /* the literal load, once the literal's place is known */
+	at_emit(w, BLX_IP);
+	at_emit(w, LDR_R0_SP_56);
+	at_emit(w, MSR_APSR_R0);
+	at_emit(w, LDM_SP_R0_R12_LR);
+	at_emit(w, ADD_SP_64);
+	at_emit(w, branch(w->page + w->used, resume));
 	if (w->full)
 		return 0;
 	{
@@ -68,6 +50,6 @@ uint32_t at_site(struct at_writer *w, const uint8_t *from, unsigned id, const ui
 
 		memcpy(w->page + ldr_at, &ldr, 4);
 	}
-	emit(w, (uint32_t)(uintptr_t)w->handler);
+	at_emit(w, (uint32_t)(uintptr_t)w->handler);
 	return branch(from, start);
 }

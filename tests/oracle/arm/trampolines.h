@@ -3,11 +3,9 @@
 #ifndef FR_TEST_ATRAMP_H
 #define FR_TEST_ATRAMP_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-/* What a trampoline stands for: the high byte of its id; the low byte is the site's index. */
-enum { AT_READ = 1, AT_SYSCALL = 2, AT_CARRY = 3 };
+#include "../armfam/trampoline_page.h"
 
 /* The handler's frame: r0..r12 at [0..12], lr at [AT_LR], the APSR (NZCV in 31..28) at [AT_PSR]. */
 #define AT_LR 13
@@ -15,16 +13,6 @@ enum { AT_READ = 1, AT_SYSCALL = 2, AT_CARRY = 3 };
 
 /* One saved register. */
 typedef uint32_t at_reg;
-typedef void (*at_handler)(at_reg *frame, unsigned id);
-
-struct at_writer {
-	uint8_t *page;
-	size_t size, used;
-	at_handler handler;
-	int full;
-};
-
-void at_begin(struct at_writer *w, uint8_t *page, size_t size, at_handler handler);
 
 /*
  * Writes a trampoline that calls the handler with id and goes on at resume; returns the A32

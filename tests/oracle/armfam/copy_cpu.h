@@ -8,9 +8,9 @@
 /*
  * The CPU's folder (tests/oracle/<cpu>/, on the include path) gives oracle_cpu.h: the name and
  * version of the vDSO's clock_gettime for this build's struct timespec (ACPU_GETTIME,
- * ACPU_GETTIME_VERSION), the counter frequency's register name (ACPU_CNTFRQ_NAME), acpu_cntfrq()
- * and acpu_counter_now() (an ordered read of the virtual counter); trampolines.h, whose at_reg is
- * one saved register; sites.h, the finder of what is rerouted; and copy_cpu.c, acpu_on_trap.
+ * ACPU_GETTIME_VERSION), acpu_cntfrq() and acpu_counter_now() (an ordered read of the virtual
+ * counter); trampolines.h, whose at_reg is one saved register; sites.h, the finder of what is
+ * rerouted; and copy_cpu.c, acpu_on_trap.
  */
 #include "oracle_cpu.h"
 #include "trampolines.h"

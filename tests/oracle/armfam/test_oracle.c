@@ -8,7 +8,6 @@
 #include <sys/mman.h>
 
 #include "compare.h"
-#include "oracle_cpu.h"
 #include "regimes.h"
 
 static const char *open_why;
@@ -82,7 +81,7 @@ START_TEST(copy_sites)
 	if (!oracle_ready("0 (vDSO copy)"))
 		return;
 	aorun_sum->regimes--; /* a description, not a comparison */
-	printf("oracle: vDSO copy: era %s, live mode %d%s, " ACPU_CNTFRQ_NAME " %llu Hz, counter %s at", aorun_kd.lay->name,
+	printf("oracle: vDSO copy: era %s, live mode %d%s, counter frequency %llu Hz, counter %s at", aorun_kd.lay->name,
 	       aorun_ac.live_mode, aorun_ac.live_in_timens ? " (in a time namespace)" : "",
 	       (unsigned long long)aorun_ac.cntfrq, asites_counter_name(s));
 	for (int i = 0; i < s->n_read; i++)

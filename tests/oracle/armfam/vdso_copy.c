@@ -63,7 +63,7 @@ static const char *reroute(struct acopy *ac)
 	struct at_writer w;
 	const struct asites *s = &ac->sites;
 
-	at_begin(&w, ac->tramp, AC_PAGE, acpu_on_trap);
+	at_begin(&w, ac->tramp, AC_PAGE, (uintptr_t)acpu_on_trap);
 	for (int i = 0; i < s->n_read; i++)
 		put_insn(ac->text + s->read[i].at,
 			 at_site(&w, ac->text + s->read[i].at, AT_READ << 8 | (unsigned)i, ac->text + s->read[i].at + 4));

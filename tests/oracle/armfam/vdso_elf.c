@@ -74,3 +74,14 @@ const ElfW(Shdr) *avelf_section(const uint8_t *img, size_t size, const char *nam
 {
 	return section(img, size, name, 0);
 }
+
+int avelf_text(const uint8_t *img, size_t size, size_t *lo, size_t *hi)
+{
+	const ElfW(Shdr) *text = section(img, size, ".text", 0);
+
+	if (!text)
+		return -1;
+	*lo = text->sh_offset;
+	*hi = text->sh_offset + text->sh_size;
+	return 0;
+}
