@@ -52,11 +52,10 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
 	size_t lo, hi;
+	const char *why = asites_begin(t, size, s, &lo, &hi);
 
-	memset(s, 0, sizeof(*s));
-	if (avelf_text(t, size, &lo, &hi) != 0)
-		return "no .text section header in the vDSO image";
-	s->text_end = hi;
+	if (why)
+		return why;
 	for (size_t i = lo; i + 4 <= hi; i += 4) {
 		uint32_t w = avelf_word(t, i);
 		struct as_carry c;

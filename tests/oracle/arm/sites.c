@@ -83,35 +83,39 @@ static int is_gettime_svc(const uint8_t *t, size_t i, size_t lo)
 	return prev == A32_MOVW(7, SYS_clock_gettime) || prev == A32_MOVW(7, SYS_clock_gettime64);
 }
 
+/* Records the site at offset i of the text [lo, hi), if one is there; NULL, or why the image cannot be analysed. */
+static const char *note_site(const uint8_t *t, size_t i, size_t lo, size_t hi, struct asites *s)
+{
+	uint32_t w = avelf_word(t, i);
+	struct as_carry c;
+
+	/* A site left out would run natively in the copy: more than the room is a failure, not a skip. */
+	if ((w & A32_MRRC_MASK) == A32_MRRC_CNTVCT) {
+		if (s->n_read == AS_MAX_SITES)
+			return "more counter reads in the vDSO text than the oracle has room for";
+		s->read[s->n_read++] = (struct as_read){ .at = i, .lo = (uint8_t)A32_RD(w), .hi = (uint8_t)A32_RN(w), .live = 1 };
+		s->n_live++;
+	} else if (is_gettime_svc(t, i, lo)) {
+		if (s->n_syscall == AS_MAX_SITES)
+			return "more fallback system calls in the vDSO text than the oracle has room for";
+		s->syscall_at[s->n_syscall++] = i;
+	} else if (match_carry(t, i, hi, &c)) {
+		if (s->n_carry == AS_MAX_SITES)
+			return "more carry loops in the vDSO text than the oracle has room for";
+		s->carry[s->n_carry++] = c;
+	}
+	return NULL;
+}
+
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
 	size_t lo, hi;
+	const char *why = asites_begin(t, size, s, &lo, &hi);
 
-	memset(s, 0, sizeof(*s));
-	if (avelf_text(t, size, &lo, &hi) != 0)
-		return "no .text section header in the vDSO image";
-	s->text_end = hi;
-	for (size_t i = lo; i + 4 <= hi; i += 4) {
-		uint32_t w = avelf_word(t, i);
-		struct as_carry c;
-
-		if ((w & A32_MRRC_MASK) == A32_MRRC_CNTVCT) {
-			struct as_read *r = &s->read[s->n_read];
-
-			if (s->n_read == AS_MAX_SITES)
-				return "more counter reads in the vDSO text than the oracle has room for";
-			r->at = i;
-			r->lo = (uint8_t)A32_RD(w);
-			r->hi = (uint8_t)A32_RN(w);
-			r->live = 1;
-			s->n_live++;
-			s->n_read++;
-		}
-		if (is_gettime_svc(t, i, lo) && s->n_syscall < AS_MAX_SITES)
-			s->syscall_at[s->n_syscall++] = i;
-		if (s->n_carry < AS_MAX_SITES && match_carry(t, i, hi, &c))
-			s->carry[s->n_carry++] = c;
-	}
+	for (size_t i = lo; !why && i + 4 <= hi; i += 4)
+		why = note_site(t, i, lo, hi, s);
+	if (why)
+		return why;
 	return asites_verdict(s,
 			      "no counter read (A32 mrrc p15, 1, Rt, Rt2, c14) recognised in the vDSO text: "
 			      "a Thumb-2 vDSO (THUMB2_KERNEL) is not analysed",

@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "vdso_elf.h"
 
 /* Included by the CPU's sites.h once it has defined struct as_read and struct as_carry. */
 struct asites {
@@ -18,6 +21,16 @@ struct asites {
 
 /* Fills s from the image; NULL, or why the image cannot be analysed. */
 const char *asites_find(const uint8_t *img, size_t size, struct asites *s);
+
+/* Empties s and finds the image's .text, [*lo, *hi), for the finder to walk; NULL, or why not. */
+static inline const char *asites_begin(const uint8_t *img, size_t size, struct asites *s, size_t *lo, size_t *hi)
+{
+	memset(s, 0, sizeof(*s));
+	if (avelf_text(img, size, lo, hi) != 0)
+		return "no .text section header in the vDSO image";
+	s->text_end = *hi;
+	return NULL;
+}
 
 /*
  * The finder's verdict once the text is read: NULL where every kind of site was found, else why
