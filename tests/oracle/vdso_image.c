@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The vDSO image's extent and a seqcount-consistent page copy, shared by the oracles' copy makers. */
-#include <elf.h>
+#include <link.h>
 
 #include "vvar_entry.h"
 #include "vdso_image.h"
 
 size_t oimg_pages(const uint8_t *img)
 {
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff);
+	const ElfW(Ehdr) *eh = (const void *)img;
+	const ElfW(Phdr) *ph = (const void *)(img + eh->e_phoff);
 	size_t end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
 
 	for (int i = 0; i < eh->e_phnum; i++)

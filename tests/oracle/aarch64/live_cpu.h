@@ -3,7 +3,7 @@
 #ifndef FRT_LIVE_CPU_H
 #define FRT_LIVE_CPU_H
 
-#include "compare.h"
+#include "../armfam/compare.h"
 
 /* The comparison harness (compare.h) and the copy of this process's vDSO it runs (vdso_copy.h). */
 typedef struct aorun_tally live_tally;

@@ -2,7 +2,8 @@
 /* Finds, in an arm64 vDSO image, what the oracle reroutes: counter reads, clock_gettime system calls, carry loops. */
 #include "sites.h"
 
-#include <elf.h>
+#include "../armfam/vdso_elf.h"
+
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -15,79 +16,6 @@
 #define A64_RN(i) (((i) >> 5) & 31u)
 #define A64_RM(i) (((i) >> 16) & 31u)
 
-static uint32_t insn(const uint8_t *t, size_t at)
-{
-	uint32_t v;
-
-	memcpy(&v, t + at, 4);
-	return v;
-}
-
-static const Elf64_Shdr *section(const uint8_t *img, size_t size, const char *name, uint32_t type)
-{
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Shdr *sh, *names;
-
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh->e_shstrndx >= eh->e_shnum || eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > size)
-		return NULL;
-	sh = (const void *)(img + eh->e_shoff);
-	names = &sh[eh->e_shstrndx];
-	for (int i = 0; i < eh->e_shnum; i++) {
-		size_t n = names->sh_offset + sh[i].sh_name;
-
-		if (sh[i].sh_offset + sh[i].sh_size > size)
-			continue;
-		if ((name && n + strlen(name) + 1 <= size && !strcmp((const char *)img + n, name)) ||
-		    (!name && sh[i].sh_type == type))
-			return &sh[i];
-	}
-	return NULL;
-}
-
-/* Whether the version definition number ndx of the image is named version. */
-static int version_is(const uint8_t *img, size_t size, unsigned ndx, const char *version)
-{
-	const Elf64_Shdr *vd = section(img, size, NULL, SHT_GNU_verdef), *str;
-	size_t off;
-
-	if (!vd)
-		return 0;
-	str = (const Elf64_Shdr *)(img + ((const Elf64_Ehdr *)img)->e_shoff) + vd->sh_link;
-	for (off = vd->sh_offset; off + sizeof(Elf64_Verdef) <= size;) {
-		const Elf64_Verdef *d = (const void *)(img + off);
-		const Elf64_Verdaux *a = (const void *)(img + off + d->vd_aux);
-
-		if ((d->vd_ndx & 0x7fff) == ndx)
-			return !strcmp((const char *)img + str->sh_offset + a->vda_name, version);
-		if (!d->vd_next)
-			break;
-		off += d->vd_next;
-	}
-	return 0;
-}
-
-void *asites_sym(const uint8_t *img, size_t size, const char *name, const char *version)
-{
-	const Elf64_Shdr *ds = section(img, size, NULL, SHT_DYNSYM), *vs = section(img, size, NULL, SHT_GNU_versym), *str;
-	const Elf64_Sym *sym;
-
-	if (!ds || !vs)
-		return NULL;
-	str = (const Elf64_Shdr *)(img + ((const Elf64_Ehdr *)img)->e_shoff) + ds->sh_link;
-	sym = (const void *)(img + ds->sh_offset);
-	for (size_t i = 0; i < ds->sh_size / sizeof(*sym); i++) {
-		uint16_t ver;
-
-		if (strcmp((const char *)img + str->sh_offset + sym[i].st_name, name) || !sym[i].st_value)
-			continue;
-		memcpy(&ver, img + vs->sh_offset + 2 * i, 2);
-		if (version_is(img, size, ver & 0x7fff, version))
-			return (void *)(img + sym[i].st_value); /* the image is mapped as its file: vaddr == offset */
-	}
-	return NULL;
-}
-
 /* The carry loop at t[i] (struct as_carry's shape); 1 when it matches. */
 static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *c)
 {
@@ -96,7 +24,7 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 
 	if (i + 16 > end)
 		return 0;
-	a = insn(t, i), inc = insn(t, i + 4), cmp = insn(t, i + 8), bhi = insn(t, i + 12);
+	a = avelf_word(t, i), inc = avelf_word(t, i + 4), cmp = avelf_word(t, i + 8), bhi = avelf_word(t, i + 12);
 	/* ADD/SUB (shifted register), 64-bit, no shift, Rd == Rn. */
 	if ((a & 0xbfe0fc00u) != 0x8b000000u || A64_RD(a) != A64_RN(a))
 		return 0;
@@ -123,22 +51,18 @@ static int match_carry(const uint8_t *t, size_t i, size_t end, struct as_carry *
 
 const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 {
-	const Elf64_Shdr *text = section(t, size, ".text", 0);
 	size_t lo, hi;
+	const char *why = asites_begin(t, size, s, &lo, &hi);
 
-	memset(s, 0, sizeof(*s));
-	if (!text)
-		return "no .text section header in the vDSO image";
-	lo = text->sh_offset;
-	hi = text->sh_offset + text->sh_size;
-	s->text_end = hi;
+	if (why)
+		return why;
 	for (size_t i = lo; i + 4 <= hi; i += 4) {
-		uint32_t w = insn(t, i);
+		uint32_t w = avelf_word(t, i);
 		struct as_carry c;
 
 		if ((w & ~31u) == A64_MRS_CNTVCT || (w & ~31u) == A64_MRS_CNTVCTSS) {
 			struct as_read *r = &s->read[s->n_read];
-			uint32_t next = i + 8 <= hi ? insn(t, i + 4) : 0;
+			uint32_t next = i + 8 <= hi ? avelf_word(t, i + 4) : 0;
 
 			if (s->n_read == AS_MAX_SITES)
 				return "more counter reads in the vDSO text than the oracle has room for";
@@ -151,20 +75,16 @@ const char *asites_find(const uint8_t *t, size_t size, struct asites *s)
 			s->ss += r->live && r->ss;
 			s->n_read++;
 		}
-		if (w == A64_SVC0 && i >= lo + 4 && insn(t, i - 4) == A64_MOVZ_X8(SYS_clock_gettime) &&
+		if (w == A64_SVC0 && i >= lo + 4 && avelf_word(t, i - 4) == A64_MOVZ_X8(SYS_clock_gettime) &&
 		    s->n_syscall < AS_MAX_SITES)
 			s->syscall_at[s->n_syscall++] = i;
 		if (s->n_carry < AS_MAX_SITES && match_carry(t, i, hi, &c))
 			s->carry[s->n_carry++] = c;
 	}
-	if (s->n_live == 0)
-		return "no counter read (mrs cntvct_el0 or cntvctss_el0 followed by its ordering dependency) "
-		       "recognised in the vDSO text";
-	if (s->n_syscall == 0)
-		return "no clock_gettime fallback system call (mov x8, #113; svc #0) found in the vDSO text";
-	if (s->n_carry == 0)
-		return "no seconds-carry loop recognised in the vDSO text (huge results would take seconds each)";
-	return NULL;
+	return asites_verdict(s,
+			      "no counter read (mrs cntvct_el0 or cntvctss_el0 followed by its ordering dependency) "
+			      "recognised in the vDSO text",
+			      "no clock_gettime fallback system call (mov x8, #113; svc #0) found in the vDSO text");
 }
 
 const char *asites_counter_name(const struct asites *s)

@@ -28,22 +28,6 @@ struct as_carry {
 	uint32_t orig;     /* the loop's first instruction, restored for native runs */
 };
 
-struct asites {
-	int n_read, n_live, n_syscall, n_carry;
-	struct as_read read[AS_MAX_SITES];
-	size_t syscall_at[AS_MAX_SITES]; /* the svc #0 of "mov x8, #SYS_clock_gettime; svc #0" */
-	struct as_carry carry[AS_MAX_SITES];
-	unsigned ss;       /* live reads of CNTVCTSS_EL0 (the kernel patched in ECV's read) */
-	size_t text_end;   /* end of .text: trampolines may not go below it */
-};
-
-/* Fills s from the image; NULL, or why the image cannot be analysed. */
-const char *asites_find(const uint8_t *img, size_t size, struct asites *s);
-
-/* The address in the image (at base) of the dynamic symbol name@version, or NULL. */
-void *asites_sym(const uint8_t *img, size_t size, const char *name, const char *version);
-
-/* "cntvct_el0", "cntvctss_el0", or "mixed"/"none" over the live reads. */
-const char *asites_counter_name(const struct asites *s);
+#include "../armfam/vdso_sites.h"
 
 #endif

@@ -21,24 +21,6 @@ static uint32_t branch(const uint8_t *from, const uint8_t *to)
 	return 0x14000000u | ((uint32_t)((to - from) / 4) & 0x3ffffffu);
 }
 
-void at_begin(struct at_writer *w, uint8_t *page, size_t size, at_handler handler)
-{
-	memset(w, 0, sizeof(*w));
-	w->page = page;
-	w->size = size;
-	w->handler = handler;
-}
-
-static void emit(struct at_writer *w, uint32_t insn)
-{
-	if (w->used + 4 > w->size) {
-		w->full = 1;
-		return;
-	}
-	memcpy(w->page + w->used, &insn, 4);
-	w->used += 4;
-}
-
 uint32_t at_site(struct at_writer *w, const uint8_t *from, unsigned id, const uint8_t *resume)
 {
 	const uint8_t *start;
@@ -48,24 +30,24 @@ uint32_t at_site(struct at_writer *w, const uint8_t *from, unsigned id, const ui
 	w->used = (w->used + 7) & ~(size_t)7;
 	start = w->page + w->used;
 	/* The stack pointer stays 16-byte aligned; the vDSO's own code keeps nothing below it. */
-	emit(w, SUB_SP_256);
+	at_emit(w, SUB_SP_256);
 	for (uint32_t r = 0; r < 30; r += 2)
-		emit(w, STP_SP(r, r + 1, r * 8));
-	emit(w, MRS_X0_NZCV);
-	emit(w, STP_SP(30, 0, 240));
-	emit(w, MOV_X0_SP);
-	emit(w, MOVZ_W1(id));
+		at_emit(w, STP_SP(r, r + 1, r * 8));
+	at_emit(w, MRS_X0_NZCV);
+	at_emit(w, STP_SP(30, 0, 240));
+	at_emit(w, MOV_X0_SP);
+	at_emit(w, MOVZ_W1(id));
 	ldr_at = w->used;
-	emit(w, 0); /* the literal load, once the literal's place is known */
-	emit(w, BLR_X16);
-	emit(w, LDP_SP(30, 0, 240));
-	emit(w, MSR_NZCV_X0);
+	at_emit(w, 0); /* the literal load, once the literal's place is known */
+	at_emit(w, BLR_X16);
+	at_emit(w, LDP_SP(30, 0, 240));
+	at_emit(w, MSR_NZCV_X0);
 	for (uint32_t r = 0; r < 30; r += 2)
-		emit(w, LDP_SP(r, r + 1, r * 8));
-	emit(w, ADD_SP_256);
-	emit(w, branch(w->page + w->used, resume));
+		at_emit(w, LDP_SP(r, r + 1, r * 8));
+	at_emit(w, ADD_SP_256);
+	at_emit(w, branch(w->page + w->used, resume));
 	if (w->used & 7)
-		emit(w, 0);
+		at_emit(w, 0);
 	if (w->full)
 		return 0;
 	{
@@ -73,7 +55,7 @@ uint32_t at_site(struct at_writer *w, const uint8_t *from, unsigned id, const ui
 
 		memcpy(w->page + ldr_at, &ldr, 4);
 	}
-	emit(w, (uint32_t)handler);
-	emit(w, (uint32_t)(handler >> 32));
+	at_emit(w, (uint32_t)handler);
+	at_emit(w, (uint32_t)(handler >> 32));
 	return branch(from, start);
 }

@@ -3,16 +3,16 @@
 #ifndef FRT_CPU_TEST_H
 #define FRT_CPU_TEST_H
 
-/*
- * Every test that needs a fact of the CPU takes it from here (this folder is on the tests'
- * include path for 32-bit ARM builds; tests/oracle/x86_64/cpu_test.h is x86-64's). A port writes
- * its own copy; the generic tests name capabilities (FRT_HAS_...), never a CPU.
- */
-
 #include <stdint.h>
 #include <sys/auxv.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/*
+ * The tests take the CPU's facts from here (this folder is on their include path in 32-bit ARM
+ * builds): 32-bit ARM's own below, and the ARM family's, arm64's too, from cpu_test_family.h.
+ */
+#include "../armfam/cpu_test_family.h"
 
 /* The system call instruction with two arguments, bypassing libc (and any interposed syscall()). */
 static inline long frt_ksys2(long nr, long a1, long a2)
@@ -63,28 +63,6 @@ static inline int frt_cpu_has_ordered(void)
 	return 0;
 }
 
-/* The register spy's cases beyond those of every CPU (the stack-block rule's edges, regspy_cpu.h), and
-   which of them FASTRAW_SYSCALL=1 serves. */
-#define FRT_REGSPY_CASE_NAMES                                                                              \
-	"raw_block_end", "raw_low_sp_block_end", "raw_high_sp", "raw_past_block_end", "raw_next_block",        \
-		"raw_below_sp", "raw_sp_block_start", "raw_tagged",
-#define FRT_REGSPY_SERVED_NAMES "raw_block_end", "raw_low_sp_block_end", "raw_high_sp",
-
-/* /proc/cpuinfo: the line of features and the counter's ("ecv": HWCAP2_ECV, CNTVCTSS_EL0 exists). */
-#define FRT_CPUINFO_KEY "Features"
-#define FRT_CPUINFO_ORDERED "ecv"
-#define FRT_CPUINFO_CONSTANT NULL
-#define FRT_CPUINFO_NONSTOP NULL
-/* 1 where the counter is invariant on every CPU of the architecture: the generic timer is. */
-#define FRT_COUNTER_ALWAYS_INVARIANT 1
-/* The counter reads' names, as fr_counter_name and the debug line print them. */
-#define FRT_COUNTER_NAME_ORDERED "cntvctss"
-#define FRT_COUNTER_NAME_FENCED "isb+cntvct"
-#define FRT_COUNTER_NAME_UNORDERED "cntvct"
-/* 1 where FASTRAW_TSC takes x86's names as aliases of the architecture's own. */
-#define FRT_HAS_X86_ALIASES 1
-/* 1 where the fast path's debug line names the read by its instruction (x86's rdtscp, lfence;rdtsc). */
-#define FRT_STEPS_BY_COUNTER_NAME 0
 /* 1 where the library's path is asserted to take no more steps than the vDSO's (issue 20's goal): not measured on 32-bit ARM yet. */
 #define FRT_STEPS_AT_MOST_VDSO 0
 
@@ -96,18 +74,10 @@ static inline int frt_cpu_has_ordered(void)
 #define FRT_VDSO_OTHER_VERSION "LINUX_2.6.39"
 /* A vDSO function's name (32-bit ARM's prefix); it exports no alias without it. */
 #define FRT_VDSO_NAME(fn) "__vdso_" fn
-#define FRT_HAS_VDSO_ALIASES 0
-/* Whether the vDSO exports time and getcpu. */
-#define FRT_HAS_VDSO_TIME_GETCPU 0
-/* Whether every kernel's vDSO has both hash tables: DT_HASH, DT_GNU_HASH or both by version. */
-#define FRT_HAS_VDSO_BOTH_HASHES 0
 
 /* glibc's first symbol version on the architecture (getpid's), and its dynamic loader. */
 #define FRT_GLIBC_FIRST_VERSION "GLIBC_2.4"
 #define FRT_LDSO_PATH "/lib/ld-linux-armhf.so.3"
-
-/* The kernel matrix's guests: the serial console's device. */
-#define FRT_GUEST_SERIAL "/dev/ttyAMA0"
 
 /*
  * The first release whose kernel data the library reads (5.5, the generic vDSO), as major * 1000
@@ -117,17 +87,10 @@ static inline int frt_cpu_has_ordered(void)
  */
 #define FRT_FIRST_DATA_RELEASE 5005
 #define FRT_NO_RAW_DATA "32-bit ARM kernel before 5.5: its vDSO serves no CLOCK_MONOTONIC_RAW"
-/* The unit tests' kernel eras (tests/unit/synth.h, synth_eras.c here): their number. */
-#define FRT_N_ERAS 3
 /* 1 where an era before time namespaces is known (x86's 5.3, whose tests name it): 32-bit ARM has no namespace page in any era. */
 #define FRT_HAS_ERA_BEFORE_NAMESPACES 0
-/* startup/locate.c words its reason for x86 ("before 5.3"): not asserted here. */
-/* #undef FRT_ERAS_OLD_WHY */
-/* A release before the first era and the note locate.c gives it (NULL: only its frame is checked). */
+/* A release before the first era (the note locate.c gives it: cpu_test_family.h). */
 #define FRT_RELEASE_BEFORE_FIRST "5.4.0-armmp"
-#define FRT_RELEASE_BEFORE_FIRST_NOTE NULL
-/* Code and fr_arch_code_masks_counter's answer: the generic eras share one rule, so never a mask. */
-#define FRT_CODE_MASK_CASES { { 0x1f, 0x20, 0x03, 0xd5 }, 4, 0 }, { { 0x48, 0x0f, 0xba, 0xf0, 0x3f }, 5, 0 }
 
 /* Kernel releases and the era each takes: 6.17+, 6.15-6.16, 5.5-6.14 (by the sources; none measured yet). */
 #define FRT_RELEASE_ERAS                                                                                    \

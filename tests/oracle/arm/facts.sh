@@ -1,26 +1,5 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The 32-bit ARM facts the shell tool tests expect, sourced by tests/tools/arch_facts.sh.
-# shellcheck shell=sh disable=SC2034  # the facts are for the scripts that source arch_facts.sh
-ctr_ord=cntvctss ctr_fen=isb+cntvct ctr_uno=cntvct
-feature=ECV feature_key=ecv counter_word=cntvct
-cpuinfo_line=Features cpuinfo_flag=ecv
-arch_clocksource=arch_sys_counter
-# What FASTRAW_TSC accepts, in the order the library's warning lists it.
-ctr_accepted="$ctr_ord, $ctr_fen, $ctr_uno, ordered, unordered, rdtscp, lfence, rdtsc"
-
-# clocksource_mode NAME: the clock mode the clocksource NAME gives the vDSO: the arch timer's ARCHTIMER.
-clocksource_mode() {
-	case $1 in
-	arch_sys_counter) echo archtimer ;;
-	*) echo none ;;
-	esac
-}
-
-# kernel_trusts_counter: the kernel trusts the generic timer: an "arch_sys_counter" clocksource.
-kernel_trusts_counter() {
-	case " $(cat /sys/devices/system/clocksource/clocksource0/available_clocksource 2>/dev/null) " in
-	*" arch_sys_counter "*) return 0 ;;
-	esac
-	return 1
-}
+# The 32-bit ARM facts the shell tool tests expect, sourced by tests/tools/arch_facts.sh: the ARM family's.
+# shellcheck shell=sh source=tests/oracle/armfam/facts.sh
+. "$(dirname "$fr_cpu_facts")/../armfam/facts.sh"

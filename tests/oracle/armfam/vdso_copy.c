@@ -1,84 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Builds the arm64 vDSO copy: copies the live pages, reroutes counter reads, system calls and carry loops to trampolines, serves them. */
+/* Builds the ARM family's vDSO copy: copies the live pages, reroutes counter reads, system calls and carry loops to trampolines. */
 #define _GNU_SOURCE
 #include "vdso_copy.h"
 
-#include <elf.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include "../vdso_image.h"
-#include "trampolines.h"
+#include "copy_cpu.h"
+#include "vdso_elf.h"
 
-#define NSEC_PER_SEC 1000000000ull
-
-/* What the handler reads and writes: one copy at a time, used from one thread. */
-static struct {
-	const struct asites *sites;
-	uint64_t tsc, tsc2;
-	unsigned reads, carries, bad_carry, syscalls;
-	int read_site;
-	ac_read_hook hook;
-} hs;
-
-/* The clock_gettime system call itself, as the vDSO's fallback makes it. */
-static long sys_clock_gettime(uint64_t clk, uint64_t ts)
-{
-	register uint64_t x0 __asm__("x0") = clk;
-	register uint64_t x1 __asm__("x1") = ts;
-	register uint64_t x8 __asm__("x8") = SYS_clock_gettime;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x8) : "memory");
-	return (long)x0;
-}
-
-/* NZCV of "cmp a, b" (SUBS XZR, a, b), as bits 31..28. */
-static uint64_t cmp_flags(uint64_t a, uint64_t b)
-{
-	uint64_t r = a - b;
-	uint64_t n = r >> 63, z = r == 0, c = a >= b, v = ((a ^ b) & (a ^ r)) >> 63;
-
-	return n << 31 | z << 30 | c << 29 | v << 28;
-}
-
-static void serve_carry(uint64_t *f, const struct as_carry *c)
-{
-	uint64_t v = f[c->v], q;
-
-	if (f[c->k] != (c->sub ? NSEC_PER_SEC : (uint64_t)-NSEC_PER_SEC) || v < NSEC_PER_SEC)
-		hs.bad_carry++;
-	/* The loop subtracts 1e9 and counts (a u32) while the value stays above 999999999. */
-	q = v / NSEC_PER_SEC;
-	f[c->v] = v % NSEC_PER_SEC;
-	f[c->c] = (uint32_t)(f[c->c] + q);
-	/* The flags its last cmp leaves; nothing after the loop reads them, but keep them exact. */
-	f[AT_NZCV] = (f[AT_NZCV] & ~0xf0000000ull) | cmp_flags(f[c->v], f[c->m]);
-	hs.carries++;
-}
-
-/* The trampolines' handler: f holds x0..x30 and NZCV, and is written back when it returns. */
-static void on_trap(uint64_t *f, unsigned id)
-{
-	unsigned i = id & 0xff;
-
-	switch (id >> 8) {
-	case AT_READ:
-		if (hs.hook)
-			hs.hook(hs.reads);
-		f[hs.sites->read[i].reg] = hs.reads ? hs.tsc2 : hs.tsc;
-		hs.read_site = (int)i;
-		hs.reads++;
-		break;
-	case AT_SYSCALL:
-		f[0] = (uint64_t)sys_clock_gettime(f[0], f[1]);
-		hs.syscalls++;
-		break;
-	case AT_CARRY:
-		serve_carry(f, &hs.sites->carry[i]);
-		break;
-	}
-}
+/* What the trampolines' handler (copy_cpu.c) serves and counts: one copy at a time, used from one thread. */
+struct ac_serve ac_hs;
 
 static const char *copy_live(struct acopy *ac, const uint8_t *vdso)
 {
@@ -118,6 +51,7 @@ static const char *copy_image(struct acopy *ac, const uint8_t *vdso)
 	return NULL;
 }
 
+/* Every rerouted instruction is one 4-byte word (A64, A32): its replacement is the branch to a trampoline. */
 static void put_insn(uint8_t *at, uint32_t w)
 {
 	memcpy(at, &w, 4);
@@ -129,7 +63,7 @@ static const char *reroute(struct acopy *ac)
 	struct at_writer w;
 	const struct asites *s = &ac->sites;
 
-	at_begin(&w, ac->tramp, AC_PAGE, on_trap);
+	at_begin(&w, ac->tramp, AC_PAGE, (uintptr_t)acpu_on_trap);
 	for (int i = 0; i < s->n_read; i++)
 		put_insn(ac->text + s->read[i].at,
 			 at_site(&w, ac->text + s->read[i].at, AT_READ << 8 | (unsigned)i, ac->text + s->read[i].at + 4));
@@ -147,7 +81,7 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 	const char *why;
 
 	memset(ac, 0, sizeof(*ac));
-	memset(&hs, 0, sizeof(hs));
+	memset(&ac_hs, 0, sizeof(ac_hs));
 	ac->geom = *geom;
 	ac->vdso_pages = oimg_pages(vdso);
 	if (ac->vdso_pages > AC_MAX_VDSO_PAGES)
@@ -161,15 +95,16 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 	ac->vvar = ac->region;
 	ac->text = ac->region + (size_t)geom->pages_below * AC_PAGE;
 	ac->tramp = ac->text + ac->vdso_pages * AC_PAGE;
-	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(ac->cntfrq));
+	/* An image's run may be under qemu-user, which lets user space read no counter register: none read. */
+	ac->cntfrq = geom->image ? 0 : acpu_cntfrq();
 	why = geom->image ? copy_image(ac, vdso) : copy_live(ac, vdso);
 	if (!why)
 		why = asites_find(ac->text, ac->vdso_pages * AC_PAGE, &ac->sites);
 	if (!why)
 		why = reroute(ac);
-	if (!why && !(ac->gettime = (int (*)(clockid_t, struct timespec *))asites_sym(
-			      ac->text, ac->vdso_pages * AC_PAGE, "__kernel_clock_gettime", "LINUX_2.6.39")))
-		why = "no __kernel_clock_gettime@LINUX_2.6.39 in the copy";
+	if (!why && !(ac->gettime = (int (*)(clockid_t, struct timespec *))avelf_sym(
+			      ac->text, ac->vdso_pages * AC_PAGE, ACPU_GETTIME, ACPU_GETTIME_VERSION)))
+		why = "no " ACPU_GETTIME "@" ACPU_GETTIME_VERSION " in the copy";
 	if (!why) {
 		acopy_set_carry_shortcut(ac, 1);
 		if (mprotect(ac->tramp, AC_PAGE, PROT_READ | PROT_EXEC) != 0)
@@ -180,7 +115,7 @@ const char *acopy_open(struct acopy *ac, const uint8_t *vdso, const struct acopy
 		acopy_close(ac);
 		return why;
 	}
-	hs.sites = &ac->sites;
+	ac_hs.sites = &ac->sites;
 	return NULL;
 }
 
@@ -212,22 +147,22 @@ void acopy_set_carry_shortcut(struct acopy *ac, int on)
 
 void acopy_set_read_hook(ac_read_hook hook)
 {
-	hs.hook = hook;
+	ac_hs.hook = hook;
 }
 
 void acopy_gettime2(struct acopy *ac, clockid_t clk, uint64_t tsc, uint64_t tsc2, struct timespec *ts,
 		    struct ac_call *call)
 {
-	hs.tsc = tsc;
-	hs.tsc2 = tsc2;
-	hs.reads = hs.carries = hs.bad_carry = hs.syscalls = 0;
-	hs.read_site = -1;
+	ac_hs.tsc = tsc;
+	ac_hs.tsc2 = tsc2;
+	ac_hs.reads = ac_hs.carries = ac_hs.bad_carry = ac_hs.syscalls = 0;
+	ac_hs.read_site = -1;
 	call->ret = ac->gettime(clk, ts);
-	call->reads = hs.reads;
-	call->read_site = hs.read_site;
-	call->carries = hs.carries;
-	call->bad_carry = hs.bad_carry;
-	call->syscalls = hs.syscalls;
+	call->reads = ac_hs.reads;
+	call->read_site = ac_hs.read_site;
+	call->carries = ac_hs.carries;
+	call->bad_carry = ac_hs.bad_carry;
+	call->syscalls = ac_hs.syscalls;
 }
 
 void acopy_gettime(struct acopy *ac, clockid_t clk, uint64_t tsc, struct timespec *ts, struct ac_call *call)

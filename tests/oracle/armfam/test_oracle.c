@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Bit-exactness oracle on arm64: the kernel's own vDSO machine code and our math, fed identical counter values, must agree. */
+/* Bit-exactness oracle on the ARM family (arm64, 32-bit ARM): the kernel's own vDSO machine code and our math, fed identical counter values, must agree. */
 #define _GNU_SOURCE
 #include <check.h>
 #include <stdio.h>
@@ -81,7 +81,7 @@ START_TEST(copy_sites)
 	if (!oracle_ready("0 (vDSO copy)"))
 		return;
 	aorun_sum->regimes--; /* a description, not a comparison */
-	printf("oracle: vDSO copy: era %s, live mode %d%s, CNTFRQ_EL0 %llu Hz, counter %s at", aorun_kd.lay->name,
+	printf("oracle: vDSO copy: era %s, live mode %d%s, counter frequency %llu Hz, counter %s at", aorun_kd.lay->name,
 	       aorun_ac.live_mode, aorun_ac.live_in_timens ? " (in a time namespace)" : "",
 	       (unsigned long long)aorun_ac.cntfrq, asites_counter_name(s));
 	for (int i = 0; i < s->n_read; i++)
@@ -130,7 +130,7 @@ int main(void)
 	if (aorun_sum == MAP_FAILED)
 		return EXIT_FAILURE;
 	memset(aorun_sum, 0, sizeof(*aorun_sum));
-	/* Nothing to copy at all (qemu-user, an arm64 kernel without RAW data): the whole suite skips. */
+	/* Nothing to copy at all (qemu-user, a kernel without RAW data): the whole suite skips. */
 	why = aorun_open(&fatal);
 	skip = why && !fatal;
 	if (!why)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Comparison harness of the arm64 oracle: one counter value through the kernel's code and through ours, tallied per regime. */
+/* Comparison harness of the ARM family's oracle: one counter value through the kernel's code and through ours, tallied per regime. */
 #ifndef FR_TEST_AORUN_H
 #define FR_TEST_AORUN_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The arm64 oracle's page editors: the RAW entry and the time-namespace page of the copy. */
+/* The ARM family oracle's page editors: the RAW entry and the time-namespace page of the copy. */
 #include <string.h>
 #include <time.h>
 

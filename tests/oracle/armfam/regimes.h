@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the arm64 oracle's regime file shares with its main: the readiness check and the registration. */
+/* What the ARM family oracle's regime file shares with its main: the readiness check and the registration. */
 #ifndef FR_TEST_AREGIMES_H
 #define FR_TEST_AREGIMES_H
 

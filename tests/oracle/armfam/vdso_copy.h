@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A private copy of this process's arm64 vDSO and data pages whose counter reads return chosen values. */
+/* A private copy of this process's ARM-family vDSO (arm64, 32-bit ARM) and data pages whose counter reads return chosen values. */
 #ifndef FR_TEST_ACOPY_H
 #define FR_TEST_ACOPY_H
 
@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The CPU's finder of what is rerouted (tests/oracle/<cpu>/sites.h): struct asites. */
 #include "sites.h"
 
 #define AC_PAGE 4096u
@@ -55,7 +56,7 @@ struct acopy {
 	int live_mode;       /* clock_mode of the live RAW entry */
 	int live_in_timens;  /* this process runs in a time namespace (the real page was copied) */
 	const volatile uint8_t *live; /* the live data page the copy was taken from (NULL: an image's) */
-	uint64_t cntfrq;     /* CNTFRQ_EL0 */
+	uint64_t cntfrq;     /* the counter's frequency (CNTFRQ_EL0, CNTFRQ) */
 	int (*gettime)(clockid_t, struct timespec *);
 	struct asites sites;
 	uint32_t carry_branch[AS_MAX_SITES]; /* each carry loop's branch to its trampoline */

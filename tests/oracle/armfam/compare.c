@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Runs one counter value through the arm64 vDSO copy and through fr_raw_read_with / fr_raw_read_general_with, and tallies. */
+/* Runs one counter value through the ARM family's vDSO copy and through fr_raw_read_with / fr_raw_read_general_with, and tallies. */
 #define _GNU_SOURCE
 #include "compare.h"
 
