@@ -141,7 +141,7 @@ ARM_CPU=cortex-a15,cntfrq=24000000
 ARM_CS=arch_sys_counter
 # The arm build has no oracle yet (its vDSO copy's rewriter is arm64's alone: the suite exits
 # 77), no e2e_api, e2e_syscall (their register-level syscall() probe) nor e2e_settime (the live
-# oracle). e2e_steps runs in armmp-6.1 (about 10 s): 32-bit ARM's ptrace has no PTRACE_SINGLESTEP
+# oracle). e2e_steps runs in armmp-6.1 (about 7 s): 32-bit ARM's ptrace has no PTRACE_SINGLESTEP
 # (EIO), so its probe steps with breakpoints (tests/steps/softstep_arm.c). e2e_unload and
 # e2e_stats' dlopen cases fail there (the probe dies of SIGSEGV once it dlopens the library) and
 # are left out until the port's dlopen path is fixed. The lists are kept short for time: under
