@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Steps a traced 32-bit ARM task without PTRACE_SINGLESTEP (its kernel has none: EIO), with breakpoints where the code can go next, as a debugger does on this CPU. */
 #define _GNU_SOURCE
+#include "softstep_arm.h"
+
 #include "stepper.h"
 
 #include <elf.h>
@@ -17,38 +19,25 @@
 #define BKPT_THUMB 0xde01u
 /* CPSR's Thumb bit, and the IT state's bits: IT[1:0] at 26:25, IT[7:2] at 15:10. */
 #define CPSR_T (1u << 5)
-/* Addresses an instruction can go to next, at most: an IT block's four, the one after it, a target. */
-#define MAX_NEXT 8
 
-/* Where the instruction can go next: the address and whether it runs as Thumb there. */
-struct next {
-	uint32_t addr;
-	int thumb;
-};
-
-struct succ {
-	struct next n[MAX_NEXT];
-	int count;
-};
-
-static void add(struct succ *s, uint32_t addr, int thumb)
+static void add(struct step_succ *s, uint32_t addr, int thumb)
 {
 	addr &= thumb ? ~1u : ~3u;
 	for (int i = 0; i < s->count; i++)
 		if (s->n[i].addr == addr)
 			return;
-	if (s->count < MAX_NEXT)
-		s->n[s->count++] = (struct next){ addr, thumb };
+	if (s->count < STEP_SUCC_MAX)
+		s->n[s->count++] = (struct step_next){ addr, thumb };
 }
 
 /* An interworking branch to a register's or memory's value: bit 0 says Thumb. */
-static void add_bx(struct succ *s, uint32_t v)
+static void add_bx(struct step_succ *s, uint32_t v)
 {
 	add(s, v, (int)(v & 1));
 }
 
 /* The 4 bytes at addr in the child, in w; 0, or -1 (errno set). */
-static int peek(pid_t pid, uint32_t addr, uint32_t *w)
+static int peek_ptrace(pid_t pid, uint32_t addr, uint32_t *w)
 {
 	long v;
 
@@ -58,6 +47,13 @@ static int peek(pid_t pid, uint32_t addr, uint32_t *w)
 		return -1;
 	*w = (uint32_t)v;
 	return 0;
+}
+
+int (*step_soft_peek)(pid_t pid, uint32_t addr, uint32_t *w) = peek_ptrace;
+
+static int peek(pid_t pid, uint32_t addr, uint32_t *w)
+{
+	return step_soft_peek(pid, addr, w);
 }
 
 /* The halfword at addr, read from the word at addr or, at the end of a mapping, the one before. */
@@ -112,7 +108,7 @@ static int it_left(uint32_t cpsr)
  * it is such an instruction and was decoded, 0 when it does not write the pc, -1 when it does in
  * a way not decoded here (the step then fails, never guesses).
  */
-static int t_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t h1, uint32_t h2, struct succ *s)
+static int t_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t h1, uint32_t h2, struct step_succ *s)
 {
 	uint32_t w;
 
@@ -201,7 +197,7 @@ static int t_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t h1, uin
 }
 
 /* The same for an A32 instruction w at pc. */
-static int a_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t w, struct succ *s)
+static int a_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t w, struct step_succ *s)
 {
 	uint32_t v;
 
@@ -251,8 +247,7 @@ static int a_target(pid_t pid, const step_regs *r, uint32_t pc, uint32_t w, stru
 	return 0;
 }
 
-/* Every address the instruction at the pc can run next, its IT block's skipped ones included. */
-static const char *successors(pid_t pid, const step_regs *r, struct succ *s)
+const char *step_soft_successors(pid_t pid, const step_regs *r, struct step_succ *s)
 {
 	uint32_t pc = (uint32_t)r->uregs[15], cpsr = (uint32_t)r->uregs[16], h1, h2 = 0, w, at;
 	int thumb = (cpsr & CPSR_T) != 0, left, rc;
@@ -292,7 +287,7 @@ static const char *successors(pid_t pid, const step_regs *r, struct succ *s)
  */
 static int ends_run(pid_t pid, const step_regs *r, uint32_t a, int thumb, uint32_t *len)
 {
-	struct succ dummy = { .count = 0 };
+	struct step_succ dummy = { .count = 0 };
 	uint32_t h1, h2 = 0, w;
 
 	if (!thumb) {
@@ -305,12 +300,7 @@ static int ends_run(pid_t pid, const step_regs *r, uint32_t a, int thumb, uint32
 	return ((h1 & 0xff00u) == 0xbf00u && (h1 & 0xfu)) || t_target(pid, r, a, h1, h2, &dummy) != 0;
 }
 
-/*
- * The straight run from the pc: the instructions after the first up to the next that may end
- * one (or STEP_RUN_MAX of them) go to ran; the address where the run stops, or 0 when the first
- * instruction itself may branch (or an IT block is under way): that one is stepped alone.
- */
-static uint32_t straight_run(pid_t pid, const step_regs *r, uintptr_t *ran, int *nran)
+uint32_t step_soft_run(pid_t pid, const step_regs *r, uintptr_t *ran, int *nran)
 {
 	uint32_t pc = (uint32_t)r->uregs[15], cpsr = (uint32_t)r->uregs[16], a = pc, len = 0;
 	int thumb = (cpsr & CPSR_T) != 0;
@@ -329,7 +319,7 @@ struct planted {
 };
 
 /* Writes the breakpoint for n into the child; the replaced word goes to p. */
-static int plant(pid_t pid, const struct next *n, struct planted *p)
+static int plant(pid_t pid, const struct step_next *n, struct planted *p)
 {
 	uint32_t w, at = n->addr;
 
@@ -363,8 +353,8 @@ static int unplant(pid_t pid, const struct planted *p, int n)
 const char *step_soft(pid_t pid, int *sig, uintptr_t *ran, int *nran)
 {
 	struct iovec io;
-	struct planted p[MAX_NEXT];
-	struct succ s;
+	struct planted p[STEP_SUCC_MAX];
+	struct step_succ s;
 	step_regs r;
 	const char *why;
 	int n = 0, st = 0, landed = 0;
@@ -374,10 +364,10 @@ const char *step_soft(pid_t pid, int *sig, uintptr_t *ran, int *nran)
 	if (ptrace(PTRACE_GETREGSET, pid, (void *)(long)NT_PRSTATUS, &io) != 0)
 		return "PTRACE_GETREGSET failed";
 	/* A straight run is one breakpoint at its end; a branch gets one on each of its successors. */
-	s.n[0].addr = straight_run(pid, &r, ran, nran);
+	s.n[0].addr = step_soft_run(pid, &r, ran, nran);
 	s.n[0].thumb = (r.uregs[16] & CPSR_T) != 0;
 	s.count = 1;
-	if (!s.n[0].addr && (why = successors(pid, &r, &s)))
+	if (!s.n[0].addr && (why = step_soft_successors(pid, &r, &s)))
 		return why;
 	start = (uint32_t)r.uregs[15];
 	peek(pid, start, &w);
