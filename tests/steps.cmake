@@ -12,6 +12,13 @@ fr_add_e2e_probe(steps steps/probe_steps.c steps/stepper.c steps/warm.c e2e/elfw
 # The vDSO's names and the instruction encodings come from src/arch/, fastraw_info's struct from include/.
 target_include_directories(e2e_probe_steps PRIVATE
   ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/steps)
+# 32-bit ARM's kernel has no PTRACE_SINGLESTEP: its steps are breakpoints (steps_cpu.h's STEP_SOFTWARE),
+# whose decoding softstep_arm's unit test checks on assembled code (under qemu-arm-static: no ptrace).
+if(FR_ARCH STREQUAL "arm")
+  target_sources(e2e_probe_steps PRIVATE steps/softstep_arm.c)
+  fr_add_check_test(softstep_arm SOURCES steps/test_softstep_arm.c steps/softstep_arm.c LABELS unit)
+  target_include_directories(test_softstep_arm PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/steps)
+endif()
 
 fr_add_check_test(e2e_steps
   SOURCES steps/test_e2e_steps.c e2e/harness.c

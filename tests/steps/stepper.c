@@ -84,17 +84,28 @@ static int peek_code(pid_t pid, uintptr_t pc, uint8_t *b)
 	return 0;
 }
 
-/* One instruction of the child; *sig is the signal to deliver with it, then the one it stopped with. */
-static int step(pid_t pid, int *sig)
+/*
+ * One instruction of the child; *sig is the signal to deliver with it, then the one it stopped
+ * with. NULL, or why not. A CPU whose kernel has no PTRACE_SINGLESTEP (32-bit ARM) steps in
+ * software (STEP_SOFTWARE, its steps_cpu.h), a straight run of instructions at a time: their
+ * addresses but the first go to ran (*nran of them), to be counted as steps of their own.
+ */
+static const char *step(pid_t pid, int *sig, uintptr_t *ran, int *nran)
 {
+#ifdef STEP_SOFTWARE
+	return step_soft(pid, sig, ran, nran);
+#else
 	int st;
 
+	(void)ran;
+	*nran = 0;
 	if (ptrace(PTRACE_SINGLESTEP, pid, NULL, (void *)(long)*sig) != 0 || waitpid(pid, &st, 0) != pid ||
 	    !WIFSTOPPED(st))
-		return -1;
+		return "PTRACE_SINGLESTEP failed";
 	/* Any signal but the step's own trap is the child's: deliver it with the next step. */
 	*sig = WSTOPSIG(st) == SIGTRAP ? 0 : WSTOPSIG(st);
-	return 0;
+	return NULL;
+#endif
 }
 
 void step_wait_for_tick(void)
@@ -109,31 +120,41 @@ void step_wait_for_tick(void)
 	} while (ts_ns(&c) == ts_ns(&c0) && ts_ns(&t) - ts_ns(&t0) < TICK_WAIT_NS);
 }
 
-/* Reads the instruction at pc and counts it as the next step of t; 0, or -1 when it cannot be read. */
-static int record(pid_t pid, uintptr_t pc, const struct step_range *vdso, struct step_trace *t)
+/*
+ * Reads the instruction at pc and counts it as the next step of t: NULL, step_abandoned at its
+ * second counter read, or why it cannot be counted.
+ */
+static const char *record(pid_t pid, uintptr_t pc, const struct step_range *vdso, struct step_trace *t)
 {
 	uint8_t b[8];
 	int n = peek_code(pid, pc, b);
 
+	if (t->steps >= STEP_MAX)
+		return "step limit reached";
 	if (n == 0)
-		return -1;
+		return "PTRACE_PEEKTEXT failed";
 	memcpy(t->words[t->steps], b, STEP_SHOW_BYTES);
 	t->kinds[step_classify(b, (size_t)n)]++;
 	t->in_vdso += in_range(vdso, pc);
 	t->steps++;
-	return 0;
+	return t->kinds[STEP_READ] + t->kinds[STEP_READ_ORDERED] > 1 ? step_abandoned : NULL;
 }
 
 const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text, struct step_trace *t)
 {
+	static uintptr_t ran[STEP_RUN_MAX];
 	struct step_range vdso = { 0, 0 };
 	uintptr_t call = 0;
+	const char *why;
 	step_regs regs;
 	long lead = 0;
-	int sig = 0;
+	int sig = 0, nran = 0;
 	int64_t t0;
 
 	step_find_map(0, "[vdso]", &vdso);
+#ifdef STEP_FN_PC
+	entry = STEP_FN_PC(entry);
+#endif
 	for (;;) {
 		if (get_regs(pid, &regs) != 0)
 			return "PTRACE_GETREGSET failed";
@@ -142,29 +163,26 @@ const char *step_call(pid_t pid, uintptr_t entry, const struct step_range *text,
 		call = step_pc(&regs);
 		if (++lead > MAX_LEAD)
 			return "the call was not reached";
-		if (step(pid, &sig) != 0)
-			return "PTRACE_SINGLESTEP failed before the call";
+		if ((why = step(pid, &sig, ran, &nran)))
+			return why;
 	}
-	if (!in_range(text, call))
+	/* The call instruction: a branch, so never inside a run (nran is 0 after it). */
+	if (!in_range(text, call) || nran != 0)
 		return "the step before the entry is not in the caller's text";
 	step_wait_for_tick();
 	t0 = e2e_kernel_raw_ns();
-	if (record(pid, call, &vdso, t) != 0)
-		return "PTRACE_PEEKTEXT failed";
-	while (!in_range(text, step_pc(&regs))) {
-		if (t->steps >= STEP_MAX)
-			return "step limit reached";
-		if (record(pid, step_pc(&regs), &vdso, t) != 0)
-			return "PTRACE_PEEKTEXT failed";
-		if (t->kinds[STEP_READ] + t->kinds[STEP_READ_ORDERED] > 1) {
-			t->ns = e2e_kernel_raw_ns() - t0;
-			return step_abandoned;
-		}
-		if (step(pid, &sig) != 0 || get_regs(pid, &regs) != 0)
-			return "PTRACE_SINGLESTEP failed";
+	why = record(pid, call, &vdso, t);
+	while (!why && !in_range(text, step_pc(&regs))) {
+		why = record(pid, step_pc(&regs), &vdso, t);
+		if (!why)
+			why = step(pid, &sig, ran, &nran);
+		for (int i = 0; !why && i < nran; i++)
+			why = record(pid, ran[i], &vdso, t);
+		if (!why && get_regs(pid, &regs) != 0)
+			why = "PTRACE_GETREGSET failed";
 	}
 	t->ns = e2e_kernel_raw_ns() - t0;
-	return NULL;
+	return why;
 }
 
 void step_print(const struct step_trace *t)

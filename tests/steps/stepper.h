@@ -11,6 +11,8 @@
 
 /* Steps recorded at most in one traced call. */
 #define STEP_MAX 20000
+/* Instructions at most in one straight run a software step passes at once (STEP_SOFTWARE). */
+#define STEP_RUN_MAX 64
 
 /* An address range [lo, hi) of the process. */
 struct step_range {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/types.h>
 #include <sys/user.h>
 
 #include "arch/insn.h"
@@ -14,6 +15,18 @@
 /* Four bytes shown per instruction (a Thumb-2 pair of halfwords or one A32 word), as bytes. */
 #define STEP_SHOW_BYTES 4
 #define STEP_SHOW_WORD 0
+
+/*
+ * A 32-bit ARM kernel has no PTRACE_SINGLESTEP (EIO): tests/steps/softstep_arm.c steps with
+ * breakpoints instead, on a branch's successors, or at the end of a straight run of
+ * instructions, whose addresses but the first go to ran (*nran, at most STEP_RUN_MAX). NULL, or
+ * why it could not.
+ */
+#define STEP_SOFTWARE 1
+const char *step_soft(pid_t pid, int *sig, uintptr_t *ran, int *nran);
+
+/* A Thumb function's pointer has bit 0 set: its first instruction is at the even address. */
+#define STEP_FN_PC(p) ((p) & ~(uintptr_t)1)
 
 /* glibc's view of the NT_PRSTATUS set (<asm/ptrace.h>'s struct pt_regs clashes with <sys/ptrace.h>): r0-r15, cpsr, orig_r0. */
 typedef struct user_regs step_regs;
