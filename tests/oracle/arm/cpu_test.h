@@ -67,7 +67,7 @@ static inline int frt_cpu_has_ordered(void)
    which of them FASTRAW_SYSCALL=1 serves. */
 #define FRT_REGSPY_CASE_NAMES                                                                              \
 	"raw_block_end", "raw_low_sp_block_end", "raw_high_sp", "raw_past_block_end", "raw_next_block",        \
-		"raw_below_sp", "raw_sp_block_start", "raw_tagged",
+		"raw_below_sp", "raw_sp_block_start",
 #define FRT_REGSPY_SERVED_NAMES "raw_block_end", "raw_low_sp_block_end", "raw_high_sp",
 
 /* /proc/cpuinfo: the line of features and the counter's ("ecv": HWCAP2_ECV, CNTVCTSS_EL0 exists). */
