@@ -2,6 +2,7 @@
 /* Parses FASTRAW_TSC, FASTRAW_SOURCE, FASTRAW_CLOCKS, FASTRAW_DISABLE, FASTRAW_DEBUG, FASTRAW_STATS, FASTRAW_SHADOW_VDSO and FASTRAW_SYSCALL; unknown values become warnings. */
 #include "proc/env.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* One bit per variable in fr_env.seen; FR_ENV_NVARS counts them. */
@@ -181,6 +182,17 @@ static void flag(struct fr_env *out, const char *name, const char *v, unsigned b
 {
 	if (first(out, bit) && *v)
 		parse_flag(out, name, v, dst);
+}
+
+char **fr_env_on_stack(void *end)
+{
+	char **argv = (char **)end + 1;
+	long argc = *(long *)end;
+
+	if (argc < 0 || argc == (long)(uintptr_t)argv)
+		for (argc = 0; argv[argc]; argc++)
+			;
+	return argv + argc + 1;
 }
 
 void fr_env_parse(char *const *envp, int secure, struct fr_env *out)

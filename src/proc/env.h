@@ -73,6 +73,16 @@ struct fr_env {
 };
 
 /*
+ * The environment the kernel laid on the initial stack whose end (the word argc was written to,
+ * as the loader's __libc_stack_end holds it) is end: the pointers after argv's NULL. The word is
+ * argc only until the program's start routine runs: glibc's 32-bit ARM _start pops argc and
+ * pushes argv's address into the same word (its stack-limit argument to __libc_start_main), so a
+ * library dlopen'd later reads an address there. A word that cannot be argc (negative, or argv's
+ * own address) makes it count argv's pointers up to the NULL the kernel wrote after them.
+ */
+char **fr_env_on_stack(void *end);
+
+/*
  * Parses envp (may be NULL). An empty value counts as unset. As with getenv, the first entry of
  * a name counts and later duplicates are ignored. In a secure-execution process (secure != 0:
  * AT_SECURE, set-user-ID or /etc/ld.so.preload) every variable is ignored.

@@ -42,14 +42,8 @@ extern char **environ;
 static char **start_environment(void)
 {
 	void *end = fr_stack_end();
-	char **argv;
-	long argc;
 
-	if (!end)
-		return environ;
-	argc = *(long *)end;
-	argv = (char **)end + 1;
-	return argv + argc + 1;
+	return end ? fr_env_on_stack(end) : environ;
 }
 
 /*

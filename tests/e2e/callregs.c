@@ -2,12 +2,14 @@
 /* Probe side: clock_gettime through syscall() with the timespec in the stack slot that tests/oracle/<cpu>/callregs_asm.c lays out. */
 #include "callregs.h"
 
+#include "cpu_test.h"
+
 #include <string.h>
 #include <sys/syscall.h>
 
 int e2e_syscall_clock(clockid_t clk, struct timespec *ts)
 {
-	struct e2e_call c = { .a = { SYS_clock_gettime, clk }, .use_slot = 1 };
+	struct e2e_call c = { .a = { FRT_SYS_CLOCK_GETTIME, clk }, .use_slot = 1 };
 
 	e2e_call_syscall(&c);
 	if (c.ret == 0)

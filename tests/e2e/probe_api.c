@@ -134,10 +134,10 @@ static void clock_every_id(long n)
 	for (int i = 0; i < 16 + (int)(sizeof(bad) / sizeof(bad[0])); i++) {
 		int clk = i < 16 ? i : bad[i - 16], ret, err, kerr, knull;
 		struct timespec ts;
-		long kret = syscall(SYS_clock_gettime, (long)clk, &ts);
+		long kret = syscall(FRT_SYS_CLOCK_GETTIME, (long)clk, &ts);
 
 		kerr = kret ? errno : 0;
-		knull = syscall(SYS_clock_gettime, (long)clk, NULL) == -1 ? errno : 0;
+		knull = syscall(FRT_SYS_CLOCK_GETTIME, (long)clk, NULL) == -1 ? errno : 0;
 		errno = 4321;
 		ret = fastraw_clock_gettime(clk, &ts);
 		err = errno;
@@ -237,6 +237,8 @@ int main(int argc, char **argv)
 	small_ret = fastraw_info(&small);
 	printf("info_small_ret=%d\ninfo_small_size=%zu\ninfo_small_untouched=%d\n", small_ret, small.size,
 	       small.kernel == in.kernel ? 0 : 1);
+	/* The whole fields before kernel: size and active (12 bytes with a 64-bit size_t, 8 with a 32-bit one). */
+	printf("info_small_want=%zu\n", FIELD_END(active));
 	printf("info_null=%d\n", fastraw_info(NULL));
 	info_every_size(&in);
 

@@ -23,7 +23,7 @@
 /* The system call instruction with the id in a full register, as syscall() passes it on. */
 static long k_call(long clk, long p)
 {
-	return k_syscall2(SYS_clock_gettime, clk, p);
+	return k_syscall2(FRT_SYS_CLOCK_GETTIME, clk, p);
 }
 
 /* The seccomp_data.arch value of this process's system calls. */
@@ -69,8 +69,14 @@ static int make_targets(struct target *t)
 	t[n++] = (struct target){ "prot_none", (long)(z + 64) };
 	t[n++] = (struct target){ "kernel", (long)0xffffffff81000000UL };
 	t[n++] = (struct target){ "vsyscall", (long)0xffffffffff600000UL };
-	t[n++] = (struct target){ "non_canonical", 0x0000800000000000L };
-	t[n++] = (struct target){ "user_end", 0x7ffffffff000L - 8 };
+	/* The address space's edges: a 32-bit process has none past 4 GiB, but a page at its top the kernel owns. */
+	if (sizeof(long) == 8) {
+		t[n++] = (struct target){ "non_canonical", (long)0x0000800000000000ULL };
+		t[n++] = (struct target){ "user_end", (long)(0x7ffffffff000ULL - 8) };
+	} else {
+		t[n++] = (struct target){ "top_page", (long)0xffff0000UL };
+		t[n++] = (struct target){ "space_end", (long)0xfffffff8UL };
+	}
 	t[n++] = (struct target){ "straddle_unmapped", (long)(a + 4096 - 8) };
 	t[n++] = (struct target){ "straddle_read_only", (long)(b + 4096 - 8) };
 	t[n++] = (struct target){ "unmapped", (long)(a + 4096 + 64) };
@@ -92,7 +98,7 @@ static int one_case(long clk, const struct target *t, long *shared)
 		long r;
 
 		errno = 0;
-		r = syscall(SYS_clock_gettime, clk, t->p);
+		r = syscall(FRT_SYS_CLOCK_GETTIME, clk, t->p);
 		shared[0] = r;
 		shared[1] = errno;
 		_exit(0);
@@ -111,7 +117,7 @@ static int one_case(long clk, const struct target *t, long *shared)
 
 /* Every clock id, the invalid ones and the CPU-time ids of this process and thread included. */
 static const long clocks[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, -2, -6, -8, 12, 16, 1000, INT_MAX,
-			       INT_MIN, (1L << 32) | 4, (1L << 32) | 1, (long)0xffffffff00000004UL };
+			       INT_MIN, (long)((1ULL << 32) | 4), (long)((1ULL << 32) | 1), (long)0xffffffff00000004ULL };
 
 static void matrix(void)
 {
@@ -135,7 +141,7 @@ static void matrix(void)
 /* From here on every clock_gettime system call fails with MARKER_ERRNO; nothing else changes. */
 static int install_marker_filter(void)
 {
-	return e2e_seccomp_one(SYS_clock_gettime, SECCOMP_RET_ERRNO | MARKER_ERRNO);
+	return e2e_seccomp_one(FRT_SYS_CLOCK_GETTIME, SECCOMP_RET_ERRNO | MARKER_ERRNO);
 }
 
 int main(void)
@@ -156,7 +162,7 @@ int main(void)
 			continue;
 		other_n++;
 		errno = 0;
-		other += syscall(SYS_clock_gettime, clk, &ts) == -1 && errno == MARKER_ERRNO;
+		other += syscall(FRT_SYS_CLOCK_GETTIME, clk, &ts) == -1 && errno == MARKER_ERRNO;
 	}
 	errno = 0;
 	raw_kernel = e2e_syscall_clock(CLOCK_MONOTONIC_RAW, &ts) == -1 && errno == MARKER_ERRNO;

@@ -110,7 +110,7 @@ int main(void)
 	char *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *heap = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	const long gettime = SYS_clock_gettime, raw = CLOCK_MONOTONIC_RAW;
+	const long gettime = FRT_SYS_CLOCK_GETTIME, raw = CLOCK_MONOTONIC_RAW;
 
 	if (shared == MAP_FAILED || unmapped == MAP_FAILED || ro == MAP_FAILED || none == MAP_FAILED ||
 	    heap == MAP_FAILED || munmap(unmapped, 4096) != 0) {

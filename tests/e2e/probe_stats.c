@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cpu_test.h"
+#include "probe.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18
@@ -131,14 +132,14 @@ static int datafile(const char *path, long n)
 	return 0;
 }
 
-/* N RAW calls through the clock_gettime of the library at lib, dlopen'd now; 0 or 1. */
+/* N RAW calls through the clock_gettime of the library at lib (its entry of the probe's time_t), dlopen'd now; 0 or 1. */
 static int dlopened_calls(const char *lib, long n)
 {
 	int (*cg)(clockid_t, struct timespec *);
 	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	struct timespec ts;
 
-	if (!h || !(cg = (int (*)(clockid_t, struct timespec *))dlsym(h, "clock_gettime")))
+	if (!h || !(cg = (int (*)(clockid_t, struct timespec *))dlsym(h, E2E_CLOCK_GETTIME)))
 		return 1;
 	for (long i = 0; i < n; i++)
 		if (cg(CLOCK_MONOTONIC_RAW, &ts) != 0)

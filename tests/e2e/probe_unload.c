@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ksys.h"
+#include "probe.h"
 
 typedef int (*clock_fn)(clockid_t clk, struct timespec *ts);
 
@@ -16,7 +16,7 @@ static clock_fn fn;
 static int stop;
 static unsigned long calls, failed, outside;
 
-/* Reads RAW through the dlsym'd pointer until told to stop, each between two kernel reads. */
+/* Reads RAW through the dlsym'd entry of the probe's time_t until told to stop, each between two kernel reads. */
 static void *reader(void *arg)
 {
 	(void)arg;
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (!h || !(fn = (clock_fn)dlsym(h, "clock_gettime"))) {
+	if (!h || !(fn = (clock_fn)dlsym(h, E2E_CLOCK_GETTIME))) {
 		printf("dlopen_failed=%s\n", dlerror());
 		return 1;
 	}
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 		loaded += still_loaded(lib);
 		nanosleep(&pause, NULL);
 		h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-		reopened += h != NULL && dlsym(h, "clock_gettime") == (void *)fn;
+		reopened += h != NULL && dlsym(h, E2E_CLOCK_GETTIME) == (void *)fn;
 		if (!h)
 			break;
 	}

@@ -89,8 +89,9 @@ static void run_api(struct e2e_result *r, const char *const *env, long timens_se
 	e2e_assert_ok(r);
 	e2e_assert_served(r, "served");
 	e2e_assert_values(r->out, E2E_ARGV("info_ret=0", "info_full=1", "era_note_ok=1", "info_small_ret=0"));
-	/* size and active fit whole in 16 bytes; kernel does not. */
-	ck_assert_int_eq(e2e_int_value(r->out, "info_small_size"), 12);
+	/* size and active fit whole before kernel; kernel does not. */
+	ck_assert_int_eq(e2e_int_value(r->out, "info_small_size"), e2e_int_value(r->out, "info_small_want"));
+	ck_assert_int_ge(e2e_int_value(r->out, "info_small_size"), 8);
 	ck_assert_msg(e2e_int_value(r->out, "info_sizes_wrong") == 0, "fastraw_info by size, stdout:\n%.*s",
 		      E2E_SHOWN, r->out);
 	ck_assert_int_eq(e2e_int_value(r->out, "info_small_untouched"), 1);
@@ -205,12 +206,15 @@ static Suite *api_suite(void)
 
 	tcase_add_test(tc, syscall_raw_is_fast);
 	tcase_add_test(tc, syscall_and_getres_disabled);
-	tcase_add_test(tc, syscall_and_getres_time_namespace);
 	tcase_add_test(tc, api_active);
-	tcase_add_test(tc, api_time_namespace);
 	tcase_add_test(tc, api_disabled);
 	tcase_add_test(tc, api_served_clocks);
 	tcase_add_loop_test(tc, api_counters, 0, 3);
+	/* Tagged, so that a kernel without time namespaces leaves these out (the matrix guests before 5.6, 32-bit ARM's). */
+	tc = e2e_tcase(s, "timens");
+	tcase_set_tags(tc, "timens");
+	tcase_add_test(tc, syscall_and_getres_time_namespace);
+	tcase_add_test(tc, api_time_namespace);
 	return s;
 }
 

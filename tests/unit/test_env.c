@@ -408,6 +408,37 @@ START_TEST(source_values)
 }
 END_TEST
 
+/*
+ * The initial stack's environment: after argv's NULL, found by argc while the word at the stack's
+ * end is argc, and by argv's own NULL once a start routine has stored argv's address there
+ * (glibc's 32-bit ARM _start: a library dlopen'd after it read a pointer as the count and
+ * parsed, or faulted on, whatever lay that far beyond argv).
+ */
+START_TEST(environment_on_stack)
+{
+	char *stack[] = { NULL, "prog", "-v", NULL, "FASTRAW_DEBUG=1", "HOME=/", NULL, NULL };
+	char **env;
+
+	stack[0] = (char *)2;
+	env = fr_env_on_stack(stack);
+	ck_assert_ptr_eq(env, &stack[4]);
+	/* What _start leaves once it has run: argv's address where argc was. */
+	stack[0] = (char *)&stack[1];
+	env = fr_env_on_stack(stack);
+	ck_assert_ptr_eq(env, &stack[4]);
+	ck_assert_int_eq(parse(env).debug, 1);
+	/* No count is negative: argv's NULL ends it. */
+	stack[0] = (char *)-1;
+	ck_assert_ptr_eq(fr_env_on_stack(stack), &stack[4]);
+	/* A program without arguments (argc 0: argv is its NULL alone). */
+	stack[0] = (char *)0;
+	stack[1] = NULL;
+	ck_assert_ptr_eq(fr_env_on_stack(stack), &stack[2]);
+	stack[0] = (char *)&stack[1];
+	ck_assert_ptr_eq(fr_env_on_stack(stack), &stack[2]);
+}
+END_TEST
+
 #define RAW_BIT (1u << CLOCK_MONOTONIC_RAW)
 
 /* FASTRAW_CLOCKS: "raw", "all", one word, a list; each asks for exactly its clocks, and RAW. */
@@ -515,6 +546,7 @@ static Suite *env_suite(void)
 	tcase_add_test(tc, shadow_vdso_flag);
 	tcase_add_test(tc, syscall_flag);
 	tcase_add_test(tc, source_values);
+	tcase_add_test(tc, environment_on_stack);
 	tcase_add_loop_test(tc, clocks_values, 0, 11);
 	tcase_add_test(tc, clocks_default_is_raw);
 	tcase_add_loop_test(tc, clocks_unknown_warns, 0, 12);

@@ -67,6 +67,8 @@ static inline int frt_cpu_has_ordered(void)
 #define FRT_NO_RAW_DATA "arm64 kernel before 5.10: its data-page layout is not one this build knows"
 /* 1 where an era before time namespaces is known. */
 #define FRT_HAS_ERA_BEFORE_NAMESPACES 0
+/* The register spy's cases of this port alone: a tagged pointer (TBI), regspy_cpu.h. */
+#define FRT_REGSPY_PORT_CASES "raw_tagged",
 /* A release before the first era (the note locate.c gives it: cpu_test_family.h). */
 #define FRT_RELEASE_BEFORE_FIRST "5.4.0-arm64"
 

@@ -66,6 +66,9 @@ static inline int frt_cpu_has_ordered(void)
 /* 1 where the library's path is asserted to take no more steps than the vDSO's (issue 20's goal): 70 against 83 in armmp 6.1 and 6.12. */
 #define FRT_STEPS_AT_MOST_VDSO 1
 
+/* The register spy's cases of this port alone: none (no address tags on 32-bit ARM). */
+#define FRT_REGSPY_PORT_CASES
+
 /* The vDSO (arch/arm/vdso/vdso.lds.S, 5.5+): functions exported, all under LINUX_2.6. */
 #define FRT_VDSO_NAMES "__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_clock_getres", "__vdso_clock_gettime64"
 /* The vDSO's functions other than clock_gettime. */

@@ -8,11 +8,11 @@
  * differs: the system call, the vDSO's names, glibc's, the eras' releases.
  */
 
-/* The register spy's cases beyond those of every CPU (the stack-block rule's edges, regspy_cpu.h), and
-   which of them FASTRAW_SYSCALL=1 serves. */
+/* The register spy's cases beyond those of every CPU (the stack-block rule's edges, regspy_cpu.h, and
+   the port's own, FRT_REGSPY_PORT_CASES), and which of them FASTRAW_SYSCALL=1 serves. */
 #define FRT_REGSPY_CASE_NAMES                                                                              \
 	"raw_block_end", "raw_low_sp_block_end", "raw_high_sp", "raw_past_block_end", "raw_next_block",        \
-		"raw_below_sp", "raw_sp_block_start", "raw_tagged",
+		"raw_below_sp", "raw_sp_block_start", FRT_REGSPY_PORT_CASES
 #define FRT_REGSPY_SERVED_NAMES "raw_block_end", "raw_low_sp_block_end", "raw_high_sp",
 
 /* /proc/cpuinfo: the line of features and the counter's ("ecv": HWCAP2_ECV, CNTVCTSS_EL0 exists). */
