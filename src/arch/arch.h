@@ -168,21 +168,10 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 
 /* The architecture's headers include system headers, whose declarations must keep their visibility. */
 #pragma GCC visibility pop
-#if defined(__x86_64__)
-#include "arch/x86_64/abi.h"
-#include "arch/x86_64/counter.h"
-#include "arch/x86_64/rawsys.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/abi.h"
-#include "arch/aarch64/counter.h"
-#include "arch/aarch64/rawsys.h"
-#elif defined(__arm__)
-#include "arch/arm/abi.h"
-#include "arch/arm/counter.h"
-#include "arch/arm/rawsys.h"
-#else
-#error "libfastraw: no src/arch/ folder for this architecture"
-#endif
+#include "arch/cpu_dir.h"
+#include FR_CPU_FILE(abi.h)
+#include FR_CPU_FILE(counter.h)
+#include FR_CPU_FILE(rawsys.h)
 
 /*
  * The hooks generic code tests with #if, where a missing one would silently read as 0 and a
