@@ -107,3 +107,25 @@ fr_setup() {
 	cmake -S . -B "$FR_BUILD" "$@"
 	cmake --build "$FR_BUILD" -j"$(nproc)"
 }
+
+# fr_apt_unpack APT_DIR ARCH KEYRING "MIRROR SUITE" ROOT PACKAGE...: downloads Debian's PACKAGEs
+# of SUITE for ARCH through a private apt configuration under APT_DIR (its own sources list,
+# lists and cache: the machine's apt sources are never read or changed, nothing is installed)
+# and unpacks them into ROOT, made afresh; the .deb files stay in APT_DIR/debs. Returns 1 when
+# the private lists cannot be updated, 2 when a package cannot be downloaded.
+fr_apt_unpack() {
+	local apt=$1 arch=$2 keyring=$3 source=$4 root=$5 opts deb
+	shift 5
+	rm -rf "$root" "$apt/debs"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$root"
+	echo "deb [arch=$arch signed-by=$keyring] $source main" >"$apt/sources.list"
+	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
+		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::status=/dev/null
+		-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
+	[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" update >/dev/null 2>&1 || return 1
+	(cd "$apt/debs" && apt-get "${opts[@]}" download "$@" >/dev/null 2>&1) || return 2
+	for deb in "$apt/debs"/*.deb; do
+		dpkg-deb -x "$deb" "$root"
+	done
+}

@@ -15,6 +15,8 @@
 # in BUILD_DIR then runs the unit suites under qemu-user and the port's kernel matrix.
 # Exits 77 (CTest's "skipped") with the reason when a tool or package cannot be had.
 set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PORT=${1:?cross.sh needs the port: aarch64 or armhf}
 shift
@@ -80,25 +82,17 @@ need() {
 # Check and libsubunit for the port, unpacked into $CACHE/sysroot. Only their static libraries
 # are kept, so that the test programs need no shared library of the port beyond libc's.
 sysroot() {
-	local root=$CACHE/sysroot apt=$CACHE/apt opts deb
+	local root=$CACHE/sysroot apt=$CACHE/apt
 	if [ -f "$root/usr/lib/$TRIPLE/pkgconfig/check.pc" ] && [ -f "$root/.complete" ]; then
 		return 0
 	fi
 	[ -r "$KEYRING" ] || skip "no $KEYRING: Debian's archive cannot be verified here"
-	rm -rf "$root" "$apt/debs"
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$root"
-	echo "deb [arch=$DEB signed-by=$KEYRING] $MIRROR bookworm main" >"$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::status=/dev/null
-		-o "APT::Architecture=$DEB" -o "APT::Architectures=$DEB")
-	[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
 	say "fetching Debian's $DEB check and libsubunit (private apt lists in $apt)"
-	apt-get "${opts[@]}" update >/dev/null 2>&1 || skip "apt-get update of the private $DEB lists failed"
-	(cd "$apt/debs" && apt-get "${opts[@]}" download check libsubunit-dev libsubunit0 >/dev/null 2>&1) ||
-		skip "cannot download $DEB check/libsubunit from $MIRROR"
-	for deb in "$apt/debs"/*.deb; do
-		dpkg-deb -x "$deb" "$root"
-	done
+	fr_apt_unpack "$apt" "$DEB" "$KEYRING" "$MIRROR bookworm" "$root" check libsubunit-dev libsubunit0 ||
+		case $? in
+		1) skip "apt-get update of the private $DEB lists failed" ;;
+		*) skip "cannot download $DEB check/libsubunit from $MIRROR" ;;
+		esac
 	find "$root" -name 'libsubunit.so*' -delete
 	touch "$root/.complete"
 }

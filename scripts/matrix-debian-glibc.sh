@@ -26,6 +26,8 @@
 # Exits 77 with the reason when the packages or the compiler cannot be had, 1 when a probe does
 # not build or binds the wrong clock_gettime.
 set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ARCH=${1:?usage: matrix-debian-glibc.sh ARCH RELEASE OUT_DIR}
 RELEASE=${2:?usage: matrix-debian-glibc.sh ARCH RELEASE OUT_DIR}
@@ -61,22 +63,14 @@ SYSROOT=$CACHE/root
 
 # The release's libc packages, unpacked once into $SYSROOT (.complete marks a whole one).
 sysroot() {
-	local apt=$CACHE/apt opts deb
+	local apt=$CACHE/apt
 	[ -f "$SYSROOT/.complete" ] && return 0
-	rm -rf "$SYSROOT" "$apt/debs"
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$SYSROOT"
-	echo "deb [arch=$DARCH signed-by=$KEYRING] $MIRROR $RELEASE main" >"$apt/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::status=/dev/null
-		-o "APT::Architecture=$DARCH" -o "APT::Architectures=$DARCH")
-	[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
 	say "fetching Debian $RELEASE's $DARCH libc6, libc6-dev and linux-libc-dev (private apt lists in $apt)"
-	apt-get "${opts[@]}" update >/dev/null 2>&1 || skip "apt-get update of the private $RELEASE lists failed"
-	(cd "$apt/debs" && apt-get "${opts[@]}" download libc6 libc6-dev linux-libc-dev >/dev/null 2>&1) ||
-		skip "cannot download $RELEASE's $DARCH libc6 from $MIRROR"
-	for deb in "$apt/debs"/*.deb; do
-		dpkg-deb -x "$deb" "$SYSROOT"
-	done
+	fr_apt_unpack "$apt" "$DARCH" "$KEYRING" "$MIRROR $RELEASE" "$SYSROOT" libc6 libc6-dev linux-libc-dev ||
+		case $? in
+		1) skip "apt-get update of the private $RELEASE lists failed" ;;
+		*) skip "cannot download $RELEASE's $DARCH libc6 from $MIRROR" ;;
+		esac
 	dpkg-deb -f "$apt/debs"/libc6_*.deb Version >"$SYSROOT/.libc6-version"
 	rm -rf "$apt/debs"
 	# A merged-/usr release (trixie) ships its libraries under usr/lib alone: /lib is the

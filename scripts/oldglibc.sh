@@ -18,6 +18,8 @@
 # then run on that glibc (tests/floor/glibc_matrix.sh). A second run reuses the sysroot.
 # Exits 77 (CTest's "skipped") with the reason when the packages cannot be had.
 set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ARCH=${1:-$(dpkg --print-architecture 2>/dev/null || true)}
 SUITE=${2:-bullseye}
@@ -52,20 +54,12 @@ command -v dpkg-deb >/dev/null 2>&1 || skip "no dpkg-deb to unpack $SUITE's pack
 [ -r "$KEYRING" ] || skip "no $KEYRING: Debian's archive cannot be verified here"
 
 apt=$CACHE/apt-$SUITE-$ARCH
-rm -rf "$ROOT" "$apt/debs"
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$ROOT"
-echo "deb [arch=$ARCH signed-by=$KEYRING] $MIRROR $SUITE main" >"$apt/sources.list"
-opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
-	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::State::status=/dev/null
-	-o "APT::Architecture=$ARCH" -o "APT::Architectures=$ARCH")
-[ "$(id -u)" = 0 ] && opts+=(-o APT::Sandbox::User=root)
 say "fetching $SUITE's ${PACKAGES[*]} for $ARCH (private apt lists in $apt)"
-apt-get "${opts[@]}" update >/dev/null 2>&1 || skip "apt-get update of the private $SUITE lists from $MIRROR failed"
-(cd "$apt/debs" && apt-get "${opts[@]}" download "${PACKAGES[@]}" >/dev/null 2>&1) ||
-	skip "cannot download $SUITE's ${PACKAGES[*]} from $MIRROR"
-for deb in "$apt/debs"/*.deb; do
-	dpkg-deb -x "$deb" "$ROOT"
-done
+fr_apt_unpack "$apt" "$ARCH" "$KEYRING" "$MIRROR $SUITE" "$ROOT" "${PACKAGES[@]}" ||
+	case $? in
+	1) skip "apt-get update of the private $SUITE lists from $MIRROR failed" ;;
+	*) skip "cannot download $SUITE's ${PACKAGES[*]} from $MIRROR" ;;
+	esac
 # Merged /usr: the release's root has lib -> usr/lib and lib64 -> usr/lib64 (base-files).
 for dir in lib lib64; do
 	if [ ! -e "$ROOT/$dir" ] && [ -d "$ROOT/usr/$dir" ]; then

@@ -60,8 +60,9 @@ typedef void *(*fr_arch_libc_sym_fn)(const char *name, const char *version);
  *                                             buffer (base/pages.h); default below
  *   void fr_arch_inc64(uint64_t *p)           *p += 1 in one instruction: a signal handler on
  *                                             this thread sees it done or not done, never half
- *   long fr_sys6(nr, a..f), fr_sys3(nr, a..c) the system call instruction itself: the kernel's
- *                                             result, a negative errno on failure
+ *   long fr_sys6(nr, a..f)                    the system call instruction itself: the kernel's
+ *                                             result, a negative errno on failure (fr_sys3,
+ *                                             below, passes three)
  *   void fr_arch_cpu_probe(struct fr_cpu_features *out, fr_arch_libc_sym_fn libc_sym)
  *                                             what the CPU offers, from a copy libc keeps where
  *                                             libc_sym finds one (no trap in a VM), else as
@@ -168,21 +169,16 @@ unsigned fr_arch_abs_refs(const uint8_t *code, unsigned long n, uint64_t lo, uin
 
 /* The architecture's headers include system headers, whose declarations must keep their visibility. */
 #pragma GCC visibility pop
-#if defined(__x86_64__)
-#include "arch/x86_64/abi.h"
-#include "arch/x86_64/counter.h"
-#include "arch/x86_64/rawsys.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/abi.h"
-#include "arch/aarch64/counter.h"
-#include "arch/aarch64/rawsys.h"
-#elif defined(__arm__)
-#include "arch/arm/abi.h"
-#include "arch/arm/counter.h"
-#include "arch/arm/rawsys.h"
-#else
-#error "libfastraw: no src/arch/ folder for this architecture"
-#endif
+#include "arch/cpu_dir.h"
+#include FR_CPU_FILE(abi.h)
+#include FR_CPU_FILE(counter.h)
+#include FR_CPU_FILE(rawsys.h)
+
+/* A system call with three arguments, the rest 0: the port's fr_sys6. */
+static inline long fr_sys3(long nr, long a, long b, long c)
+{
+	return fr_sys6(nr, a, b, c, 0, 0, 0);
+}
 
 /*
  * The hooks generic code tests with #if, where a missing one would silently read as 0 and a

@@ -3,14 +3,12 @@
 #ifndef FR_ARCH_ERAS_H
 #define FR_ARCH_ERAS_H
 
-#if defined(__x86_64__)
-#include "arch/x86_64/eras.h"
-#elif defined(__aarch64__)
-#include "arch/aarch64/eras.h"
-#elif defined(__arm__)
-#include "arch/arm/eras.h"
-#else
-#error "libfastraw: no src/arch/ folder for this architecture"
-#endif
+/*
+ * The table's definition, included once, by kdata/eras.c: struct fr_era and the FR_RULES_*
+ * values are kdata's and math's, declared there before this file, so that the facts of one CPU
+ * live in its folder while this folder includes nothing above it.
+ */
+#include "arch/cpu_dir.h"
+#include FR_CPU_FILE(eras.h)
 
 #endif

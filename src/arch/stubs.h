@@ -68,6 +68,16 @@ int fr_syscall_mode_read(void);
 long fr_syscall_raw(long nr, long clk, struct timespec *p);
 long fr_syscall_none(long nr, long a, long b, long c, long d, long e, long f);
 #pragma GCC visibility pop
+#else
+/* The same symbols hidden for a port's syscall_stub.S, which names this macro once. */
+.macro fr_syscall_stub_hidden
+	.hidden fr_hot
+	.hidden fr_syscall_next
+	.hidden fr_syscall_mode_read
+	.hidden fr_syscall_raw
+	.hidden fr_syscall_none
+	.hidden fr_syscall_served
+.endm
 #endif
 
 #endif

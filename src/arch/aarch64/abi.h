@@ -31,16 +31,7 @@
  * Start-up still refuses a page whose mode is above the last listed (kdata/kdata.c).
  */
 #define FR_ARCH_MODE_ANY_COUNTER 1
-/*
- * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
- * rule in every era, no max_cycles before the fields (field shift 0). FR_ARCH_READERS: one reader
- * pair per counter read, under the names perf and gdb show (exact/fastpath.c defines them).
- */
-#define FR_ARCH_DELTA_MASKED 1
-#define FR_ARCH_READERS(X)                                                       \
-	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
-	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
-	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
+/* The masked delta, FR_ARCH_DELTA_MASKED and FR_ARCH_READERS: arch/armfam/abi.h, included below. */
 
 /*
  * Every clock but RAW in interpose.c: out of line, since inline the compiler keeps clk and ts in
@@ -82,14 +73,8 @@ static inline void *fr_arch_ifunc_call(void *resolver)
  */
 #define fr_arch_rmb() __asm__ volatile("dmb ishld" ::: "memory")
 
-/* Whether vDSO code masks the counter with S64_MAX: arm64's eras share one delta rule, never asked. */
-static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
-{
-	(void)p;
-	(void)n;
-	return 0;
-}
-
 #pragma GCC visibility pop
+
+#include "arch/armfam/abi.h"
 
 #endif

@@ -9,18 +9,18 @@
  * The router's last argument is the caller's return address, x30 at entry. Its answer, struct
  * fr_route, comes back in x0 (jump) and x1 (value). The jump goes through x16 with x0-x8, sp
  * and x30 as the caller left them, so the next dlsym reads the caller's return address as its
- * own; br x16 is a branch that bti c accepts.
+ * own; br x16 is a branch that bti c accepts. dl_stub writes the one body both exports share.
  */
-	.text
-	.globl dlsym
-	.type dlsym, %function
+.macro dl_stub name, route, caller
+	.globl \name
+	.type \name, %function
 	.balign 4
-dlsym:
+\name:
 	.cfi_startproc
 	fr_a64_landing
 	save_args
-	mov x2, x30
-	bl fr_dlsym_route
+	mov \caller, x30
+	bl \route
 	mov x16, x0
 	mov x17, x1
 	restore_args
@@ -30,27 +30,14 @@ dlsym:
 	mov x0, x17
 	ret
 	.cfi_endproc
-	.size dlsym, .-dlsym
+	.size \name, .-\name
+.endm
 
-	.globl dlvsym
-	.type dlvsym, %function
-	.balign 4
-dlvsym:
-	.cfi_startproc
-	fr_a64_landing
-	save_args
-	mov x3, x30
-	bl fr_dlvsym_route
-	mov x16, x0
-	mov x17, x1
-	restore_args
-	cbz x16, 1f
-	br x16
-1:
-	mov x0, x17
-	ret
-	.cfi_endproc
-	.size dlvsym, .-dlvsym
+	.text
+	/* dlsym(handle, name): the caller's address is the router's third argument, x2. */
+	dl_stub dlsym, fr_dlsym_route, x2
+	/* dlvsym(handle, name, version): its fourth, x3. */
+	dl_stub dlvsym, fr_dlvsym_route, x3
 
 	fr_a64_property_note
 	.section .note.GNU-stack, "", %progbits

@@ -4,12 +4,6 @@
 #define FR_AARCH64_ERAS_H
 
 /*
- * The table's definition, included once, by kdata/eras.c through arch/eras.h: struct fr_era and
- * the FR_RULES_* values are kdata's and math's, declared there before this file, so that the
- * facts of one CPU live in its folder while this folder includes nothing above it.
- */
-
-/*
  * Facts from include/vdso/datapage.h, arch/arm64/kernel/vdso.c, arch/arm64/kernel/vdso/vdso.lds.S
  * and lib/vdso/datastore.c (docs/kernel-data.md, the arm64 section), and the pages of Debian's
  * 6.1, 6.12, 7.2 and 7.3 arm64 kernels, measured:
@@ -27,56 +21,13 @@
  * measured. 6.13-6.14 sit between the measured 6.12 and 7.2 and keep 6.12's layout and
  * placement by the sources: the maps check (startup/locate.c) refuses a placement that differs.
  */
-const struct fr_era fr_eras[] = {
-	{
-		.major = 5,
-		.minor = 10,
-		.lay = {
-			.name = "5.10-6.14",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 2,
-			.data_off = 0,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 15,
-		.lay = {
-			.name = "6.15-6.16",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 4,
-			.data_off = 0,
-			.clock_size = 0xE0,
-			.field_shift = 0,
-			.hrtimer_off = 2 * 0xE0 + 8,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 17,
-		.lay = {
-			.name = "6.17+",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 4,
-			.data_off = 0,
-			.clock_size = 0xE0,
-			.field_shift = 0,
-			.hrtimer_off = 10 * 0xE0 + 8,
-			.timens_page = 1,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-};
+
+/* The family table's parameters (arch/armfam/eras.h): the first release served, its [vvar] pages, the namespace page (0: none). */
+#define FR_ARMFAM_FIRST_MINOR 10
+#define FR_ARMFAM_FIRST_NAME "5.10-6.14"
+#define FR_ARMFAM_PAGES_BELOW 2
+#define FR_ARMFAM_TIMENS_PAGE 1
+#include "arch/armfam/eras.h"
 
 /* Why a release before the first row gets no layout (printed by FASTRAW_DEBUG). */
 const char fr_eras_old_why[] = "arm64 kernel before 5.10: its data-page layout is not one this build knows";

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # AArch64's files, named relative to src/: C for fastraw_core, the exported stubs (*.S) for the shared library.
-set(FR_ARCH_SOURCES arch/aarch64/cpu.c arch/aarch64/cpu_name.c
+set(FR_ARCH_SOURCES arch/armfam/cpu.c arch/armfam/cpu_name.c arch/aarch64/midr.c
   arch/aarch64/dl_stub.S arch/aarch64/syscall_stub.S)
 # The Debian package architecture.
 set(FR_ARCH_DEB arm64)

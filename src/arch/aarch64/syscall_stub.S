@@ -5,12 +5,7 @@
 #include "arch/stubs.h"
 #include "arch/aarch64/stub_asm.h"
 
-	.hidden fr_hot
-	.hidden fr_syscall_next
-	.hidden fr_syscall_mode_read
-	.hidden fr_syscall_raw
-	.hidden fr_syscall_none
-	.hidden fr_syscall_served
+	fr_syscall_stub_hidden
 
 /*
  * x2 provably writable: p >= sp and p <= (sp - 16 | 4095) - 15, unsigned, then the stub's own

@@ -35,15 +35,7 @@
  * page says the kernel's own vDSO reads it.
  */
 #define FR_ARCH_CLOCK_MODES(X, a) X(a, COUNTER, 1, "archtimer")
-/*
- * The generic vDSO masks cycles - cycle_last with the clocksource's mask (56 bits here): one
- * rule in every era, no max_cycles (32-bit ARM does not select GENERIC_VDSO_OVERFLOW_PROTECT).
- */
-#define FR_ARCH_DELTA_MASKED 1
-#define FR_ARCH_READERS(X)                                                       \
-	X(raw_masked_unordered, now_masked_unordered, FR_RULES_MASKED, 0, unordered) \
-	X(raw_masked_fenced, now_masked_fenced, FR_RULES_MASKED, 0, fenced)          \
-	X(raw_masked_ordered, now_masked_ordered, FR_RULES_MASKED, 0, ordered)
+/* The masked delta, FR_ARCH_DELTA_MASKED and FR_ARCH_READERS: arch/armfam/abi.h, included below. */
 
 /*
  * 4.1-5.4 kernels kept struct vdso_data in [vvar] (kdata/armdata.h): calibrated mode's seed and
@@ -75,14 +67,8 @@ static inline void *fr_arch_ifunc_call(void *resolver)
 /* The seqcount protocol's read barrier: the kernel's smp_rmb on 32-bit ARM SMP is dmb ish. */
 #define fr_arch_rmb() __asm__ volatile("dmb ish" ::: "memory")
 
-/* Whether vDSO code masks the counter with S64_MAX: the generic eras share one delta rule, never asked. */
-static inline int fr_arch_code_masks_counter(const uint8_t *p, size_t n)
-{
-	(void)p;
-	(void)n;
-	return 0;
-}
-
 #pragma GCC visibility pop
+
+#include "arch/armfam/abi.h"
 
 #endif

@@ -5,79 +5,24 @@
 
 #include <stdint.h>
 
+/*
+ * The family's reads (arch/armfam/counter.h) in A32/T32: CNTVCT by mrrc p15, 1 and CNTVCTSS
+ * (FEAT_ECV) by mrrc p15, 9, the low word in %Q0, the high in %R0. Both raise SIGILL on a CPU
+ * without the generic timer (ARM11): start-up reaches them only once the kernel's data page says
+ * its vDSO reads the counter (startup/decide.c, kdata). 32-bit kernels omit the ordering
+ * dependency; it costs two instructions (eor, a load from [sp, tmp]) and makes the read at least
+ * as ordered as theirs.
+ */
+#define FR_ARMFAM_CPU "arm"
+#define FR_ARMFAM_CNTVCT "mrrc p15, 1, %Q0, %R0, c14"
+#define FR_ARMFAM_CNTVCTSS "mrrc p15, 9, %Q0, %R0, c14"
+#define FR_ARMFAM_ORDERING_DEP "eor %1, %Q0, %Q0\n\tldr %1, [sp, %1]"
+#define FR_ARCH_INVARIANT_WHY "the CPU's counter is not invariant (the probe said so; the generic timer always ticks at one rate)"
+
+#include "arch/armfam/counter.h"
+
 /* Hidden declarations: direct calls, usable before relocation (base/hidden.h). */
 #pragma GCC visibility push(hidden)
-
-/* FASTRAW_TSC's values: arm64's names, since the instructions are the AArch32 twins of arm64's. */
-#define FR_ARCH_COUNTER_NAME_ORDERED "cntvctss"
-#define FR_ARCH_COUNTER_NAME_FENCED "isb+cntvct"
-#define FR_ARCH_COUNTER_NAME_UNORDERED "cntvct"
-/* FEAT_ECV's self-synchronising view; no 32-bit kernel reports it, so the ordered read is never chosen. */
-#define FR_ARCH_ORDERED_FEATURE "ECV"
-#define FR_ARCH_COUNTER_WORD "cntvct"
-/* What FASTRAW_TSC's warning lists besides these names, "ordered" and "unordered": x86's names, which it takes too (proc/env.c). */
-
-/*
- * Calibrated mode's eligibility words: the architected timer's clocksource is "arch_sys_counter"
- * (drivers/clocksource/arm_arch_timer.c), as on arm64; 32-bit ARM has no boot option that
- * distrusts it and no cpuinfo flag that vouches for it, so the two words start with a blank,
- * which calib_seed's whole-word match never finds.
- */
-#define FR_ARCH_CLOCKSOURCE "arch_sys_counter"
-#define FR_ARCH_CMDLINE_UNSTABLE " (no such boot option on arm)"
-#define FR_ARCH_CPUINFO_RELIABLE " (no such cpuinfo flag on arm)"
-#define FR_ARCH_INVARIANT_WHY "the CPU's counter is not invariant (the probe said so; the generic timer always ticks at one rate)"
-#define FR_ARCH_UNTRUSTED_WHY "the kernel does not use the architected timer (no \"arch_sys_counter\" clocksource)"
-
-/*
- * The ordering dependency arm64's kernel puts after its counter read, in A32/T32: a load from
- * sp + (lo ^ lo) cannot be performed before lo is known, so the counter read takes part in
- * memory ordering as a load would and the seqcount's dmb after it keeps the sequence re-read
- * behind it. 32-bit kernels omit it; it costs two instructions and makes the read at least as
- * ordered as theirs. [sp] is always mapped: it is this thread's stack.
- */
-#define FR_ARM_ORDERING_DEP "eor %1, %Q0, %Q0\n\tldr %1, [sp, %1]"
-
-/*
- * Every read below is CNTVCT (mrrc p15, 1, lo, hi, c14) or CNTVCTSS (opc1 9), which raise
- * SIGILL on a CPU without the generic timer (ARM11): start-up reaches them only once the
- * kernel's data page says its vDSO reads the counter (startup/decide.c, kdata).
- */
-
-/* A bare read: it may execute before earlier loads and after later ones. */
-static inline __attribute__((always_inline)) uint64_t fr_arch_counter_unordered(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mrrc p15, 1, %Q0, %R0, c14" : "=r"(v));
-	return v;
-}
-
-/* The kernel's read: isb waits for every earlier instruction, then the dependency. */
-static inline __attribute__((always_inline)) uint64_t fr_arch_counter_fenced(void)
-{
-	uint64_t v;
-	uint32_t tmp;
-
-	__asm__ volatile("isb\n\tmrrc p15, 1, %Q0, %R0, c14\n\t" FR_ARM_ORDERING_DEP : "=&r"(v), "=&r"(tmp)::"memory");
-	return v;
-}
-
-/* CNTVCTSS (FEAT_ECV, AArch32 opc1 9): no isb. Never reached: no 32-bit kernel reports ECV. */
-static inline __attribute__((always_inline)) uint64_t fr_arch_counter_ordered(void)
-{
-	uint64_t v;
-	uint32_t tmp;
-
-	__asm__ volatile("mrrc p15, 9, %Q0, %R0, c14\n\t" FR_ARM_ORDERING_DEP : "=&r"(v), "=&r"(tmp)::"memory");
-	return v;
-}
-
-/* A spin-wait hint for a retry loop (the kernel's cpu_relax on SMP ARMv7 is a barrier; yield is the hint). */
-static inline __attribute__((always_inline)) void fr_arch_pause(void)
-{
-	__asm__ volatile("yield" ::: "memory");
-}
 
 /*
  * *p += 1 with an exclusive pair (ldrexd/strexd, ARMv6K+; p 8-byte aligned): a signal handler

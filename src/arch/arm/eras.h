@@ -4,11 +4,6 @@
 #define FR_ARM_ERAS_H
 
 /*
- * The table's definition, included once, by kdata/eras.c through arch/eras.h: struct fr_era and
- * the FR_RULES_* values are kdata's and math's, declared there before this file.
- */
-
-/*
  * Facts from include/vdso/datapage.h, arch/arm/kernel/vdso.c and lib/vdso/datastore.c
  * (docs/kernel-data.md, the 32-bit ARM section):
  * - 5.5 moved 32-bit ARM to the generic vDSO; before it the vDSO served no MONOTONIC_RAW;
@@ -23,56 +18,13 @@
  * None of these layouts was measured on a running 32-bit kernel from this folder; the maps check
  * (startup/locate.c) refuses a placement that differs.
  */
-const struct fr_era fr_eras[] = {
-	{
-		.major = 5,
-		.minor = 5,
-		.lay = {
-			.name = "5.5-6.14",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 1,
-			.data_off = 0,
-			.clock_size = 0xF0,
-			.field_shift = 0,
-			.hrtimer_off = 232,
-			.timens_page = 0,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 15,
-		.lay = {
-			.name = "6.15-6.16",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 4,
-			.data_off = 0,
-			.clock_size = 0xE0,
-			.field_shift = 0,
-			.hrtimer_off = 2 * 0xE0 + 8,
-			.timens_page = 0,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-	{
-		.major = 6,
-		.minor = 17,
-		.lay = {
-			.name = "6.17+",
-			.rules = FR_RULES_MASKED,
-			.pages_below = 4,
-			.data_off = 0,
-			.clock_size = 0xE0,
-			.field_shift = 0,
-			.hrtimer_off = 10 * 0xE0 + 8,
-			.timens_page = 0,
-			.timens_mode = 0x7FFFFFFFu,
-			.vclock_page = 0,
-		},
-	},
-};
+
+/* The family table's parameters (arch/armfam/eras.h): the first release served, its [vvar] pages, the namespace page (0: none). */
+#define FR_ARMFAM_FIRST_MINOR 5
+#define FR_ARMFAM_FIRST_NAME "5.5-6.14"
+#define FR_ARMFAM_PAGES_BELOW 1
+#define FR_ARMFAM_TIMENS_PAGE 0
+#include "arch/armfam/eras.h"
 
 /* Why a release before the first row gets no layout (printed by FASTRAW_DEBUG). */
 const char fr_eras_old_why[] = "32-bit ARM kernel before 5.5: its vDSO serves no CLOCK_MONOTONIC_RAW (the calibrated mode's seed is its vdso_data)";

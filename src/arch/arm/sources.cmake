@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # 32-bit ARM's files, named relative to src/: C for fastraw_core, the exported stubs and the EABI's division hooks (*.S) for the shared library.
-set(FR_ARCH_SOURCES arch/arm/cpu.c arch/arm/cpu_name.c
+set(FR_ARCH_SOURCES arch/armfam/cpu.c arch/armfam/cpu_name.c arch/arm/midr.c
   arch/arm/dl_stub.S arch/arm/syscall_stub.S arch/arm/aeabi.S)
 # The Debian package architecture.
 set(FR_ARCH_DEB armhf)

@@ -5,12 +5,7 @@
 #include "arch/stubs.h"
 #include "arch/arm/stub_asm.h"
 
-	.hidden fr_hot
-	.hidden fr_syscall_next
-	.hidden fr_syscall_mode_read
-	.hidden fr_syscall_raw
-	.hidden fr_syscall_none
-	.hidden fr_syscall_served
+	fr_syscall_stub_hidden
 
 /*
  * r2 provably writable: p >= sp and p + 16 (the kernel's 64-bit __kernel_timespec, the library's

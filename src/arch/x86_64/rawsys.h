@@ -21,12 +21,6 @@ static inline long fr_sys6(long nr, long a, long b, long c, long d, long e, long
 	return ret;
 }
 
-/* The same with three arguments, the rest 0. */
-static inline long fr_sys3(long nr, long a, long b, long c)
-{
-	return fr_sys6(nr, a, b, c, 0, 0, 0);
-}
-
 #pragma GCC visibility pop
 
 #endif

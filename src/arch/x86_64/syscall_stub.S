@@ -11,12 +11,7 @@
 
 #include "arch/stubs.h"
 
-	.hidden fr_hot
-	.hidden fr_syscall_next
-	.hidden fr_syscall_mode_read
-	.hidden fr_syscall_raw
-	.hidden fr_syscall_none
-	.hidden fr_syscall_served
+	fr_syscall_stub_hidden
 
 /*
  * The caller's registers around a call into C: the six argument registers and %rax (%al counts
