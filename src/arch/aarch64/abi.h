@@ -52,7 +52,8 @@ struct fr_arch_ifunc_arg {
 	uint64_t hwcap;
 	uint64_t hwcap2;
 };
-#define FR_ARCH_IFUNC_ARG_HWCAP (1ULL << 62)
+/* glibc's _IFUNC_ARG_HWCAP: the second argument is the struct above. Local to this file, not a hook. */
+#define FR_A64_IFUNC_ARG_HWCAP (1ULL << 62)
 
 /*
  * What an IFUNC symbol binds to, the resolver called as glibc's loader calls it. The chain walk
@@ -63,7 +64,7 @@ static inline void *fr_arch_ifunc_call(void *resolver)
 {
 	struct fr_arch_ifunc_arg arg = { sizeof(arg), fr_auxval_raw(AT_HWCAP), fr_auxval_raw(AT_HWCAP2) };
 
-	return ((void *(*)(uint64_t, const struct fr_arch_ifunc_arg *))resolver)(arg.hwcap | FR_ARCH_IFUNC_ARG_HWCAP,
+	return ((void *(*)(uint64_t, const struct fr_arch_ifunc_arg *))resolver)(arg.hwcap | FR_A64_IFUNC_ARG_HWCAP,
 										   &arg);
 }
 
