@@ -106,8 +106,9 @@ enum fr_word_id {
 	FR_W_FIRST_SLOT, FR_W_FIRST_CLOCK, FR_W_COPY_PASS,
 	/* passthru/depth.c: the count before relocation, the loop said once */
 	FR_W_EARLY_DEPTH, FR_W_DEPTH_REPORTED,
-	/* passthru/passthru.c: the later interposer, the next clock_gettime, the counted target */
-	FR_W_GUARDED, FR_W_PASS_NEXT, FR_W_COUNTED,
+	/* passthru/passthru.c: the later interposer, the next clock_gettime, the counted target,
+	   the kernel's ENOSYS for clock_gettime64 (32-bit ABIs) */
+	FR_W_GUARDED, FR_W_PASS_NEXT, FR_W_COUNTED, FR_W_NO_TIME64,
 	/* proc/memid.c: the marked page, its owner */
 	FR_W_MEMID_PAGE, FR_W_MEMID_OWNER,
 	/* report/errfd.c: noted, a file noted, its device and inode */

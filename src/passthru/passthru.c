@@ -10,6 +10,7 @@
 #include "passthru/direct.h"
 #include "passthru/depth.h"
 #include "passthru/real.h"
+#include "passthru/time64.h"
 #include "elf/dynsym.h"
 #include "elf/early.h"
 #include "elf/nextsym.h"
@@ -20,28 +21,14 @@
 
 /*
  * The kernel's clock_gettime into the library's timespec. On a 32-bit ABI built with 64-bit
- * time_t (FR_HAS_TIME64) that is clock_gettime64 (Linux 5.1+); a kernel without it answers
- * ENOSYS, and then the 32-bit call is made and widened, as glibc does (its tv_sec cannot be past
- * 2038 there, the kernel's own being 32 bits).
+ * time_t (FR_HAS_TIME64) that is clock_gettime64, or the 32-bit call widened once the kernel
+ * said it has none (passthru/time64.h).
  */
 static inline int sys_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 #if FR_HAS_TIME64
-	struct {
-		int32_t sec, nsec;
-	} t32;
-	int ret = (int)fr_sys3(SYS_clock_gettime64, clk, (long)ts, 0);
-
-	if (ret != -ENOSYS)
-		return ret;
-	ret = (int)fr_sys3(SYS_clock_gettime, clk, ts ? (long)&t32 : 0, 0);
-	if (ret == 0 && ts) {
-		/* The whole struct, padding after the 32-bit tv_nsec included, as the kernel's 64-bit call writes it. */
-		*ts = (struct timespec){ 0 };
-		ts->tv_sec = t32.sec;
-		ts->tv_nsec = t32.nsec;
-	}
-	return ret;
+	return fr_time64_gettime(fr_sys3, (struct fr_time64_nrs){ SYS_clock_gettime64, SYS_clock_gettime },
+				 &fr_word(FR_W_NO_TIME64)->i, clk, ts);
 #else
 	return (int)fr_sys3(SYS_clock_gettime, clk, (long)ts, 0);
 #endif

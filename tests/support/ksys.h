@@ -32,8 +32,9 @@ static inline long k_clock_gettime(clockid_t clk, struct timespec *ts)
 		/* Before 5.1 there is no clock_gettime64 (ENOSYS): the 32-bit call, widened, as glibc does. */
 		if (ret != -ENOSYS)
 			return ret;
-		ret = k_syscall2(SYS_clock_gettime, (long)clk, (long)&t32);
-		if (ret == 0) {
+		/* A NULL timespec stays NULL: the kernel's answer is then EFAULT (or EINVAL), as asked. */
+		ret = k_syscall2(SYS_clock_gettime, (long)clk, ts ? (long)&t32 : 0);
+		if (ret == 0 && ts) {
 			ts->tv_sec = t32.sec;
 			ts->tv_nsec = t32.nsec;
 		}

@@ -387,6 +387,76 @@ END_TEST
  * namespace can put RAW before zero): the kernel's {-1, 845602970} for -154397030 ns, never a
  * negative tv_nsec, and sec * 1e9 + nsec is the value again, over the whole int64 range.
  */
+/*
+ * The ARM generic timer of the matrix's 32-bit guests: 24 MHz, a tick of 41.67 ns, the kernel's
+ * RAW exact at 125/3 ns a tick. Under 64-bit and 32-bit arithmetic alike (math/wide.h).
+ */
+static int64_t raw_24mhz(uint64_t t)
+{
+	return 5000000000LL + (int64_t)(t * 125 / 3);
+}
+
+/* A sandwich from counter value t, w ticks wide, the kernel's read at `at` of it (0: start, 1: end). */
+static struct fr_cal_point read_24mhz(uint64_t t, uint64_t w, double at)
+{
+	struct fr_cal_point pt = { t, t + w, raw_24mhz(t + (uint64_t)((double)w * at)) };
+
+	return pt;
+}
+
+/*
+ * Sandwiches of 1-3 us (24-72 ticks), one a millisecond, the kernel's read anywhere inside,
+ * seeded as on 32-bit ARM (the vdso_data's mult 699050667, shift 24): ready within 2 s, and then
+ * within the bound. The tick is 40 times a GHz counter's, so the widths' rounding is coarse.
+ */
+START_TEST(arm_timer_rate)
+{
+	struct fr_cal_est e;
+	struct fr_cal_line tg;
+	uint64_t t = 24000000ULL * 100, rng = 7;
+	int ready_at = -1;
+
+	fr_cal_est_init(&e, NULL, 699050667ULL << 8);
+	for (int i = 0; i < 4000; i++, t += 24000) {
+		struct fr_cal_point pt = read_24mhz(t, 24 + sim_xs(&rng) % 49, sim_unif(&rng));
+
+		if (fr_cal_est_add(&e, &pt) && fr_cal_est_ready(&e) && ready_at < 0)
+			ready_at = i;
+		if (ready_at >= 0) {
+			fr_cal_est_target(&e, &tg);
+			CHECK(llabs(fr_cal_line_at(&tg, t) - raw_24mhz(t)) <= 2000, "%d ms: %lld ns off", i,
+			      (long long)(fr_cal_line_at(&tg, t) - raw_24mhz(t)));
+		}
+	}
+	ck_assert_msg(ready_at >= 0 && ready_at < 2000, "ready after %d ms", ready_at);
+	ck_assert(fr_cal_est_ready(&e));
+}
+END_TEST
+
+/*
+ * The same timer where the kernel's RAW call takes 10 us (242-251 ticks, as 32-bit ARM's under
+ * QEMU's TCG), the read always 40% in: the sandwiches bound RAW no tighter than one of them, the
+ * predicted error never fits the 1 us budget, and the estimate is never ready (every call stays
+ * the kernel's) however long it runs.
+ */
+START_TEST(arm_slow_call_never_ready)
+{
+	struct fr_cal_est e;
+	uint64_t t = 24000000ULL * 100, rng = 11;
+	int commits = 0;
+
+	fr_cal_est_init(&e, NULL, 699050667ULL << 8);
+	for (int i = 0; i < 30000; i++, t += 24000) {
+		struct fr_cal_point pt = read_24mhz(t, 242 + sim_xs(&rng) % 10, 0.4);
+
+		commits += fr_cal_est_add(&e, &pt);
+		CHECK(!fr_cal_est_ready(&e), "ready after %d ms with 10 us sandwiches", i);
+	}
+	ck_assert_int_gt(commits, 250);
+	ck_assert_int_gt(fr_cal_est_error_ns(&e), 4000);
+}
+END_TEST
+
 START_TEST(split_like_the_kernel)
 {
 	static const struct {
@@ -447,6 +517,8 @@ static Suite *calib_math_suite(void)
 	tcase_add_test(tc, rate_leaves_a_poor_first_base);
 	tcase_add_test(tc, defaults_fit_the_bound);
 	tcase_add_test(tc, split_like_the_kernel);
+	tcase_add_test(tc, arm_timer_rate);
+	tcase_add_test(tc, arm_slow_call_never_ready);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("simulated");
 	tcase_set_timeout(tc, 60);
