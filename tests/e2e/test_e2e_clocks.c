@@ -137,6 +137,7 @@ static Suite *clocks_suite(void)
 	tcase_add_test(tc, clocks_time_namespace);
 	/* Beside another interposer (chain_lib.c), first and second. */
 	tc = e2e_tcase(s, "chain");
+	tcase_set_tags(tc, "chain");
 	tcase_add_loop_test(tc, clocks_beside_interposer, 0, 2);
 	if (getenv("FR_E2E_GLIBC") && *getenv("FR_E2E_GLIBC")) {
 		tc = e2e_tcase(s, "glibc");
