@@ -140,15 +140,18 @@ if(NOT FASTRAW_SANITIZE AND TARGET fastraw-info)
             $<TARGET_FILE:fastraw> $<TARGET_FILE:e2e_probe_bracket> $<TARGET_FILE:fastraw-info>)
 endif()
 
-# A library after libfastraw whose clock_gettime leads back to it (loop_lib.c): an IFUNC answering
-# __clock_gettime as glibc 2.17's librt does, and a plain wrapper; each linked into its own probe.
-foreach(kind ifunc wrapper)
+# A library after libfastraw whose clock_gettime leads to it (loop_lib.c): an IFUNC answering
+# __clock_gettime as glibc 2.17's librt does, a wrapper of __clock_gettime, and a wrapper of the
+# global clock_gettime; each linked into its own probe.
+foreach(kind ifunc wrapper global)
   add_library(e2e_loop_${kind} SHARED e2e/loop_lib.c)
   target_link_libraries(e2e_loop_${kind} PRIVATE fastraw_warnings)
   fr_add_e2e_probe(loop_${kind} e2e/probe_loop.c)
   target_link_libraries(e2e_probe_loop_${kind} PRIVATE e2e_loop_${kind})
 endforeach()
 target_compile_definitions(e2e_loop_ifunc PRIVATE FR_LOOP_IFUNC)
+target_compile_definitions(e2e_loop_global PRIVATE FR_LOOP_GLOBAL)
+target_link_libraries(e2e_loop_global PRIVATE ${CMAKE_DL_LIBS})
 # An ordinary interposer after libfastraw that a signal handler siglongjmps out of (probe_jumps.c).
 add_library(e2e_loop_raise SHARED e2e/loop_lib.c)
 target_compile_definitions(e2e_loop_raise PRIVATE FR_LOOP_RAISE)
@@ -158,7 +161,7 @@ target_link_libraries(e2e_probe_jumps PRIVATE e2e_loop_raise)
 # The same interposer in a coroutine abandoned by siglongjmp, whose stack is then unmapped.
 fr_add_e2e_probe(coroutine e2e/probe_coroutine.c)
 target_link_libraries(e2e_probe_coroutine PRIVATE e2e_loop_raise)
-fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper jumps coroutine)
+fr_add_e2e_test(e2e_loop loop_ifunc loop_wrapper loop_global jumps coroutine)
 
 # Beside other interposers: a test interposer of our own (chain_lib.c) in both orders and through
 # the launcher; then the real neighbours, faketime and an AddressSanitizer program.

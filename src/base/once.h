@@ -121,6 +121,8 @@ enum fr_word_id {
 	FR_W_SHADOW_STATE,
 	/* interpose/interpose_time32.c: where the 32-bit-time entry sends every clock but RAW */
 	FR_W_TIME32_NEXT,
+	/* interpose/interpose.c: where __clock_gettime sends every clock but RAW */
+	FR_W_UNDERSCORE_NEXT,
 	/* startup/claim.c: the holder, its process, quiet claims */
 	FR_W_HOLDER, FR_W_HOLDER_PID, FR_W_QUIET,
 	/* startup/locate.c: the probe's record kept, its four words */

@@ -586,21 +586,27 @@ const char *fr_chain_problem(void)
 	return NULL;
 }
 
+/* lookup(name) with errno kept: before relocation errno is out of reach, and nothing on this path sets it. */
+static void *keeping_errno(void *(*lookup)(const char *), const char *name)
+{
+	int saved;
+	void *p;
+
+	if (!fr_relocated())
+		return lookup(name);
+	saved = errno;
+	p = lookup(name);
+	errno = saved;
+	return p;
+}
+
 void *fr_next_cached(void **cache, const char *name)
 {
 	void *p = fr_once_get(cache);
-	int saved;
 
 	if (p)
 		return p;
-	/* Before relocation errno is out of reach, and nothing on this path sets it. */
-	if (!fr_relocated()) {
-		p = fr_next_sym(name);
-	} else {
-		saved = errno;
-		p = fr_next_sym(name);
-		errno = saved;
-	}
+	p = keeping_errno(fr_next_sym, name);
 	if (p)
 		return fr_once_put(cache, p);
 	/*
@@ -609,10 +615,15 @@ void *fr_next_cached(void **cache, const char *name)
 	 * object may be dlopen'd and unloaded again, so what is found there is not kept here:
 	 * fr_next_sym_late keeps it only while nothing was ever unloaded.
 	 */
-	if (!fr_relocated())
-		return fr_next_sym_late(name);
-	saved = errno;
-	p = fr_next_sym_late(name);
-	errno = saved;
-	return p;
+	return keeping_errno(fr_next_sym_late, name);
+}
+
+void *fr_next_interposer(void **cache, const char *name, void *own)
+{
+	void *p = fr_once_get(cache);
+
+	if (p)
+		return p;
+	p = keeping_errno(fr_next_sym, name);
+	return fr_once_put(cache, p && !fr_is_libc_clock_gettime(p) ? p : own);
 }

@@ -35,6 +35,13 @@ void *fr_next_sym_late(const char *name);
 void *fr_next_cached(void **cache, const char *name);
 
 /*
+ * Where an export sends the calls it passes on, for a clock name: fr_next_sym(name) when that is
+ * another interposer's, else own (libc's own clock_gettime under either name, or none). Cached in
+ * *cache as fr_next_cached caches, before relocation too (fr_next_sym reads no GOT). Keeps errno.
+ */
+void *fr_next_interposer(void **cache, const char *name, void *own);
+
+/*
  * Whether the chain's record is made (the first call makes it, by the one walk of the loader's list
  * that start-up needs): 1 when every later fr_next_sym reads the record, with no walk and no lock,
  * so that the next definitions need not be found ahead of time (interpose/prime.h); 0 when calls

@@ -12,6 +12,8 @@
 #include "elf/nextsym.h"
 #include "report/stats.h"
 #include "base/export.h"
+#include "base/once.h"
+#include "startup/served.h"
 
 /*
  * A NULL timespec, off the hot path. libc's own clock_gettime would hand NULL to the vDSO, which
@@ -78,7 +80,63 @@ FR_EXPORT int fr_export_clock_gettime64(clockid_t clk, struct timespec *ts) FR_S
 	__attribute__((alias("fr_clock_gettime")));
 #else
 FR_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
-FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("fr_clock_gettime")));
+
+/*
+ * __clock_gettime's every clock but RAW where the next __clock_gettime is libc's own: libc's
+ * answer, as clock_gettime's pass-through gives it (the clocks FASTRAW_CLOCKS serves from the
+ * pages, every other one the vDSO's, counted by FASTRAW_STATS); for NULL the kernel's (null_path).
+ * Before relocation, the system call.
+ */
+static int libc_underscore(clockid_t clk, struct timespec *ts)
+{
+	if (!fr_relocated())
+		return fr_finish_unrelocated(fr_kcall(fr_real_sys(), clk, ts));
+	if (!ts) {
+		fr_stats_pass(clk);
+		return fr_finish(fr_kcall(fr_real_sys(), clk, NULL));
+	}
+	if (fr_served_read(clk, ts) == FR_OK)
+		return 0;
+	return fr_passthrough_libc(clk, ts);
+}
+
+/*
+ * Where __clock_gettime sends every clock but RAW: the next __clock_gettime in the chain when it
+ * is another interposer's, else libc_underscore. Not the next clock_gettime, as each exported name
+ * chains to the next definition of that same name: without libfastraw a call of __clock_gettime
+ * reaches libc's, never a later interposer of clock_gettime. glibc 2.17's librt resolves its
+ * clock_gettime IFUNC to __clock_gettime as its GOT binds it (ours): a later interposer that finds
+ * that IFUNC by dlsym(RTLD_NEXT) would otherwise be called again by each of its own calls.
+ */
+static fr_clock_fn underscore_target(void)
+{
+	return (fr_clock_fn)fr_next_interposer(fr_slot(FR_W_UNDERSCORE_NEXT), "__clock_gettime", (void *)libc_underscore);
+}
+
+/*
+ * __clock_gettime's every clock but RAW: to underscore_target, another interposer's behind
+ * fr_pass_call's bound and counted by FASTRAW_STATS as clock_gettime's counting wrapper counts
+ * what it passes on. Out of line, so that RAW's path saves no register.
+ */
+static __attribute__((noinline)) int underscore_other(clockid_t clk, struct timespec *ts)
+{
+	fr_clock_fn f = underscore_target();
+
+	if (f == libc_underscore)
+		return libc_underscore(clk, ts);
+	fr_stats_pass(clk);
+	return fr_pass_call(f, clk, ts);
+}
+
+/* The body of __clock_gettime: RAW exactly as clock_gettime's (NULL included), every other clock by underscore_other. */
+static int underscore_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	if (clk != CLOCK_MONOTONIC_RAW)
+		return underscore_other(clk, ts);
+	return ts ? fr_raw_call(ts) : null_path(clk);
+}
+
+FR_EXPORT int __clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("underscore_clock_gettime")));
 #endif
 
 /*
@@ -96,6 +154,8 @@ static void __attribute__((constructor)) fr_ctor(void)
 	fr_pass_prime();
 #if FR_HAS_TIME64
 	fr_time32_prime();
+#else
+	underscore_target();
 #endif
 	fr_dl_prime();
 	fr_syscall_prime();

@@ -7,7 +7,6 @@
 #include "arch/arch.h"
 #include "base/export.h"
 #include "base/once.h"
-#include "elf/dynsym.h"
 #include "elf/early.h"
 #include "elf/elfsym.h"
 #include "elf/nextsym.h"
@@ -56,18 +55,10 @@ static int own(clockid_t clk, struct fr_timespec32 *ts32)
  * another interposer's, as the program's call reaches it without us, else own. Not the 64-bit
  * entry's next: a later preload that defines only the 32-bit name would be passed over, and one
  * that defines only __clock_gettime64 would see calls that glibc's 32-bit entry makes inside libc.
- * Found once (racers find the same), before relocation too (fr_next_sym reads no GOT).
  */
 static clock32_fn other_target(void)
 {
-	clock32_fn f = (clock32_fn)fr_once_get(fr_slot(FR_W_TIME32_NEXT));
-	void *next;
-
-	if (f)
-		return f;
-	next = fr_next_sym("clock_gettime");
-	f = next && !fr_is_libc_clock_gettime(next) ? (clock32_fn)next : own;
-	return (clock32_fn)fr_once_put(fr_slot(FR_W_TIME32_NEXT), (void *)f);
+	return (clock32_fn)fr_next_interposer(fr_slot(FR_W_TIME32_NEXT), "clock_gettime", (void *)own);
 }
 
 /* f(clk, ts32) for another object's f, behind the forwarding bound (passthru/depth.h); past it, the system call. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A library after libfastraw whose clock_gettime leads back to it: by an IFUNC, as glibc 2.17's librt, or by a plain call. */
+/* A library after libfastraw whose clock_gettime leads to it: by an IFUNC, as glibc 2.17's librt, or by a plain call of __clock_gettime or of the global clock_gettime. */
 #define _GNU_SOURCE
 #include <time.h>
 
@@ -10,6 +10,17 @@
 extern int __clock_gettime(clockid_t clk, struct timespec *ts);
 
 int loop_lib_present(void);
+int loop_lib_depth(void);
+void loop_lib_global(int (*f)(clockid_t, struct timespec *));
+
+/* How deep this library's own clock_gettime has been inside itself, at most (0: never called). */
+static int depth, deepest;
+
+static inline void enter(void)
+{
+	if (++depth > deepest)
+		deepest = depth;
+}
 
 #if defined(FR_LOOP_RAISE)
 #include <dlfcn.h>
@@ -48,11 +59,50 @@ __attribute__((used)) static clock_fn resolve_clock_gettime(void)
 }
 
 int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((ifunc("resolve_clock_gettime")));
+#elif defined(FR_LOOP_GLOBAL)
+#include <dlfcn.h>
+
+static int (*global)(clockid_t, struct timespec *);
+
+/*
+ * A wrapper of the global clock_gettime: libfastraw's passes every clock but RAW back here, so
+ * only libfastraw's depth bound ends the calls. Exported as clock_gettime below; its own name is
+ * this object's definition, where clock_gettime here would be the global one.
+ */
+static int global_wrapper(clockid_t clk, struct timespec *ts)
+{
+	int ret;
+
+	enter();
+	ret = global(clk, ts);
+	depth--;
+	return ret;
+}
+
+int clock_gettime(clockid_t clk, struct timespec *ts) __attribute__((alias("global_wrapper")));
+
+/*
+ * The global clock_gettime as the program binds it, which the probe hands over (a dlsym of it
+ * would be answered as if libfastraw were not there, docs/internals.md): with libfastraw preloaded
+ * libfastraw's; without it this very wrapper, which then goes on to the next.
+ */
+void loop_lib_global(int (*f)(clockid_t, struct timespec *))
+{
+	global = f == global_wrapper ? (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime") : f;
+}
 #else
-/* A library re-exporting libc's name as a wrapper, as librt does where its build has no IFUNC. */
+/*
+ * A library re-exporting libc's name as a wrapper, as librt does where its build has no IFUNC:
+ * __clock_gettime goes on to libc's, never back here, with libfastraw preloaded or not.
+ */
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	return __clock_gettime(clk, ts);
+	int ret;
+
+	enter();
+	ret = __clock_gettime(clk, ts);
+	depth--;
+	return ret;
 }
 #endif
 
@@ -61,3 +111,16 @@ int loop_lib_present(void)
 {
 	return 1;
 }
+
+int loop_lib_depth(void)
+{
+	return deepest;
+}
+
+#if !defined(FR_LOOP_GLOBAL)
+/* Only the wrapper of the global clock_gettime needs it. */
+void loop_lib_global(int (*f)(clockid_t, struct timespec *))
+{
+	(void)f;
+}
+#endif

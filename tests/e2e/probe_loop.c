@@ -11,6 +11,8 @@
 #include "probe.h"
 
 int loop_lib_present(void);
+int loop_lib_depth(void);
+void loop_lib_global(int (*f)(clockid_t, struct timespec *));
 
 #define SAMPLES 2000
 /* A loop spins or recurses at once: a probe still running after this long has one. */
@@ -69,6 +71,7 @@ int main(int argc, char **argv)
 	alarm(HANG_SECONDS);
 	if (!loop_lib_present())
 		return 2;
+	loop_lib_global(clock_gettime);
 	run("direct", clock_gettime);
 	p = dlsym(RTLD_DEFAULT, "clock_gettime");
 	if (p)
@@ -87,5 +90,7 @@ int main(int argc, char **argv)
 	}
 	ret = clock_gettime(CLOCK_MONOTONIC, &ts);
 	printf("done ret=%d\n", ret);
+	/* How deep the library's own clock_gettime went inside itself: 1 for a wrapper that leads nowhere back. */
+	printf("lib_depth=%d\n", loop_lib_depth());
 	return 0;
 }

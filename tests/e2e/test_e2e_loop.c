@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* End-to-end: a definition after libfastraw that leads back to it (glibc 2.17 librt's IFUNC, a plain wrapper) never makes a call loop, in every mode. */
+/* End-to-end: a definition after libfastraw that leads to it (glibc 2.17 librt's IFUNC, wrappers of __clock_gettime and of the global clock_gettime) never makes a call loop, in every mode. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "harness.h"
 
-static const char *const probes[] = { "FR_PROBE_LOOP_IFUNC", "FR_PROBE_LOOP_WRAPPER" };
+static const char *const probes[] = { "FR_PROBE_LOOP_IFUNC", "FR_PROBE_LOOP_WRAPPER", "FR_PROBE_LOOP_GLOBAL" };
+#define N_PROBES (sizeof(probes) / sizeof(probes[0]))
+/* The library's clock_gettime: none of its own (the IFUNC), one that ends, one that comes back round. */
+enum { IFUNC, WRAPPER, GLOBAL };
 static const char *const vias[] = { "direct", "default", "next" };
 static const char *const clocks[] = { "realtime", "monotonic", "raw", "boottime", "process" };
 
@@ -41,7 +45,15 @@ static void run_probe(struct e2e_result *r, const char *probe, const struct e2e_
 	ck_assert_msg(strstr(r->out, "done ret=0\n"), "%s did not finish:\n%.*s", probe, E2E_SHOWN, r->out);
 }
 
-/* glibc 2.17's librt shape: the IFUNC binds back into libfastraw, which the pass-through passes over. */
+/* How deep the library's own clock_gettime went inside itself (loop_lib.c), or -1 if not said. */
+static int lib_depth(const struct e2e_result *r)
+{
+	const char *p = strstr(r->out, "lib_depth=");
+
+	return p ? atoi(p + strlen("lib_depth=")) : -1;
+}
+
+/* Every shape in every mode: every clock answers inside the kernel's bracket and the probe ends. */
 START_TEST(loop_modes)
 {
 	const char *probe = probes[_i / N_MODES];
@@ -56,22 +68,31 @@ START_TEST(loop_modes)
 END_TEST
 
 /*
- * The IFUNC is passed over without going round at all; the wrapper, an ordinary function in
- * another object, can only be stopped by the depth bound, and FASTRAW_DEBUG says so once.
+ * The IFUNC is passed over without going round at all. The wrapper of __clock_gettime goes on to
+ * libc's __clock_gettime, as each exported name chains to the next definition of that same name:
+ * it runs once a call, never inside itself. The wrapper of the global clock_gettime, an ordinary
+ * function in another object that leads back into libfastraw, can only be stopped by the depth
+ * bound: it runs inside itself, and FASTRAW_DEBUG says so once.
  */
 START_TEST(loop_debug_says)
 {
 	const struct e2e_opts opts = { .env = E2E_ENV("FASTRAW_DEBUG=1") };
 	struct e2e_result r;
-	int wrapper = _i == 1;
+	int global = _i == GLOBAL;
 
 	run_probe(&r, probes[_i], &opts);
-	ck_assert_int_eq(e2e_count_lib_lines(r.err, "loop: clock_gettime came back into libfastraw"), wrapper);
+	ck_assert_int_eq(e2e_count_lib_lines(r.err, "loop: clock_gettime came back into libfastraw"), global);
+	if (_i == IFUNC)
+		ck_assert_int_eq(lib_depth(&r), 0);
+	else if (_i == WRAPPER)
+		ck_assert_int_eq(lib_depth(&r), 1);
+	else
+		ck_assert_int_gt(lib_depth(&r), 1);
 	e2e_result_free(&r);
 }
 END_TEST
 
-/* Without libfastraw both probes pass: their expectations are libc's own behaviour. */
+/* Without libfastraw every probe passes, and no wrapper runs inside itself: their expectations are libc's own behaviour. */
 START_TEST(loop_libc_baseline)
 {
 	const struct e2e_opts opts = { .no_preload = 1 };
@@ -80,6 +101,7 @@ START_TEST(loop_libc_baseline)
 	e2e_run(&r, &opts, E2E_ARGV(e2e_need_env(probes[_i])));
 	e2e_assert_ok(&r);
 	ck_assert_int_eq(e2e_count_lines_with(r.out, "violations=0"), 15);
+	ck_assert_int_eq(lib_depth(&r), _i == IFUNC ? 0 : 1);
 	e2e_result_free(&r);
 }
 END_TEST
@@ -130,9 +152,9 @@ static Suite *loop_suite(void)
 	Suite *s = suite_create("e2e_loop");
 	TCase *tc = e2e_tcase(s, "loop");
 
-	tcase_add_loop_test(tc, loop_modes, 0, (int)(2 * N_MODES));
-	tcase_add_loop_test(tc, loop_debug_says, 0, 2);
-	tcase_add_loop_test(tc, loop_libc_baseline, 0, 2);
+	tcase_add_loop_test(tc, loop_modes, 0, (int)(N_PROBES * N_MODES));
+	tcase_add_loop_test(tc, loop_debug_says, 0, (int)N_PROBES);
+	tcase_add_loop_test(tc, loop_libc_baseline, 0, (int)N_PROBES);
 	tcase_add_loop_test(tc, loop_jumps_keep_interposer, 0, 3);
 	tcase_add_loop_test(tc, loop_abandoned_coroutine, 0, 3);
 	return s;

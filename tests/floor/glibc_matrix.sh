@@ -253,20 +253,9 @@ done
 export CK_TIMEOUT_MULTIPLIER
 suite() {
 	echo "== suite $(basename "$1") on glibc $GLIBC, $4 build"
-	# A known defect, open: on glibc 2.17 a -lrt program's interposer after libfastraw (LD_PRELOAD
-	# "libfastraw.so other.so") that forwards REALTIME with dlsym(RTLD_NEXT) gets librt's IFUNC,
-	# which resolves to __clock_gettime as librt's GOT binds it: ours, which chains to that
-	# interposer again, until the depth guard's 17th call (docs/internals.md). It runs 16 times a
-	# call (e2e_clocks' chain case: realtime_shift=1600000000, want 100000000). Left out there,
-	# said here, until it is fixed; every other glibc and build runs it.
-	ck_exclude=
-	if [ "$GLIBC" = 2.17 ] && [ "$4" = lrt ]; then
-		ck_exclude=chain
-		echo "  known defect, not run: e2e_clocks' chain case (the interposer runs 16 times a call)"
-	fi
 	# e2e_clocks' glibc case (FR_E2E_GLIBC) runs the version probe under the library as well.
 	timeout -k 5 "$SUITE_SECS" env "FR_PROBE_$2=$T/$4/probe_$3" FASTRAW_LIB="$FASTRAW_LIB" \
-		FR_PROBE_CHAIN="$T/$4/probe_chain" FR_CHAIN_LIB="$T/libe2e_chain.so" CK_EXCLUDE_TAGS="$ck_exclude" \
+		FR_PROBE_CHAIN="$T/$4/probe_chain" FR_CHAIN_LIB="$T/libe2e_chain.so" \
 		FR_E2E_GLIBC="$GLIBC" FR_PROBE_LIBC_VERSION="$T/$4/libc_version" "$1" >"$T/suite" 2>&1
 	st=$?
 	sed 's/^/  | /' "$T/suite"
