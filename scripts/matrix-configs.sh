@@ -160,7 +160,8 @@ ARM_USERLAND_SUITES=e2e_bracket,e2e_clocks,e2e_causality,e2e_lookup
 # CPU_SW_DOMAIN_PAN: with it every kernel entry writes DACR, on which QEMU's TCG flushes its TLB,
 # and the RAW system call takes 236-251 counter ticks (10 us at 24 MHz) against 22-26 without;
 # sandwiches bound RAW no tighter than the narrowest one (calib_math.c), so calibrated mode then
-# never leaves its warm-up and the suites that need its speed stall. The suites of x86's gtod
+# never leaves its warm-up and the suites that need its speed stall. e2e_calib's drift case runs
+# 60 s there (FR_E2E_CALIB_SECONDS), as in el7. The suites of x86's gtod
 # guests: e2e_lookup's probe finds no __vdso_clock_gettime64 in these vDSOs (5.5+ only) and
 # asserts the lookups of __vdso_clock_gettime, and that those of the missing name fail.
 ARM_GTOD_SUITES=e2e_causality,e2e_clocks,e2e_vfork,e2e_calib,e2e_lookup
@@ -168,8 +169,8 @@ CONFIGS_arm=(
 	"armmp-6.1|6.1||$ARM_CS|active|$ARM_ACTIVE_SUITES|0|$ARM_CPU|2"
 	"bullseye-6.12|6.12|FR_MATRIX_ENV=bullseye|$ARM_CS|active|$ARM_USERLAND_SUITES|0|$ARM_CPU|2"
 	"trixie-6.12|6.12|FR_MATRIX_ENV=trixie|$ARM_CS|active|oracle,$ARM_USERLAND_SUITES,e2e_vdso_id|0|$ARM_CPU|2"
-	"calib-arm-4.19|arm-4.19|FR_E2E_GTOD=arm-4.1-5.4|$ARM_CS|calibrated|$ARM_GTOD_SUITES|0|$ARM_CPU|2"
-	"calib-arm-5.4|arm-5.4|FR_E2E_GTOD=arm-4.1-5.4|$ARM_CS|calibrated|$ARM_GTOD_SUITES|0|$ARM_CPU|2"
+	"calib-arm-4.19|arm-4.19|FR_E2E_GTOD=arm-4.1-5.4 FR_E2E_CALIB_SECONDS=60|$ARM_CS|calibrated|$ARM_GTOD_SUITES|0|$ARM_CPU|2"
+	"calib-arm-5.4|arm-5.4|FR_E2E_GTOD=arm-4.1-5.4 FR_E2E_CALIB_SECONDS=60|$ARM_CS|calibrated|$ARM_GTOD_SUITES|0|$ARM_CPU|2"
 )
 
 # matrix_arch ARCH: sets the guests' architecture (arch, Debian's name KARCH and kernel flavour
