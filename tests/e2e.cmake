@@ -222,7 +222,7 @@ fr_add_e2e_probe(firstcall e2e/probe_firstcall.c)
 fr_add_e2e_test(e2e_host early bias_neg bias_pos dlmopen firstcall)
 # The first RAW read where it can hurt: the environment changed before it, a jump out of it, a
 # fork during it, a small stack under it.
-fr_add_e2e_probe(firstread e2e/probe_firstread.c)
+fr_add_e2e_probe(firstread e2e/probe_firstread.c ${fr_e2e_callregs})
 target_link_libraries(e2e_probe_firstread PRIVATE rt)
 fr_add_e2e_test(e2e_firstread firstread)
 add_dependencies(test_e2e_host e2e_ctor)

@@ -19,15 +19,6 @@
  */
 #define LATE_TOLERANCE_NS 1000
 
-/* The n after "MONOTONIC_RAW fast=" in the FASTRAW_STATS line. */
-static long long stats_fast(const char *err)
-{
-	const char *p = strstr(err, "MONOTONIC_RAW fast=");
-
-	ck_assert_msg(p, "no stats line:\n%.*s", E2E_SHOWN, err);
-	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
-}
-
 static void run_sys(struct e2e_result *r, const struct e2e_opts *opts)
 {
 	e2e_run(r, opts, E2E_ARGV(e2e_need_env("FR_PROBE_SYS"), SAMPLES));
@@ -45,7 +36,7 @@ START_TEST(syscall_raw_is_fast)
 	struct e2e_result r;
 
 	run_sys(&r, &opts);
-	ck_assert_int_ge(stats_fast(r.err), SAMPLES_N);
+	ck_assert_int_ge(e2e_raw_fast(r.err), SAMPLES_N);
 	e2e_result_free(&r);
 }
 END_TEST

@@ -87,15 +87,6 @@ END_TEST
 /* The probe's syscall() RAW calls (probe_firstread.c, SYS_CALLS). */
 #define SYS_CALLS 1000
 
-/* The n after "MONOTONIC_RAW fast=" in the FASTRAW_STATS line. */
-static long long stats_fast(const char *err)
-{
-	const char *p = strstr(err, "MONOTONIC_RAW fast=");
-
-	ck_assert_msg(p, "no stats line:\n%.*s", E2E_SHOWN, err);
-	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
-}
-
 /*
  * FASTRAW_SYSCALL is read once as well, although syscall() asks for it only at its first call,
  * made here after the program changed its environment: FASTRAW_SYSCALL=1 holds through clearenv
@@ -112,9 +103,9 @@ START_TEST(syscall_mode_read_once)
 	ck_assert_int_eq(e2e_int_value(r.out, "sys_ok"), 1);
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_ok"), 1);
 	if (_i == 1)
-		ck_assert_int_lt(stats_fast(r.err), SYS_CALLS);
+		ck_assert_int_lt(e2e_raw_fast(r.err), SYS_CALLS);
 	else if (!e2e_expect_passthrough())
-		ck_assert_int_ge(stats_fast(r.err), SYS_CALLS);
+		ck_assert_int_ge(e2e_raw_fast(r.err), SYS_CALLS);
 	e2e_result_free(&r);
 }
 END_TEST
