@@ -294,11 +294,11 @@ void e2e_stats_of(const char *err, const char *name, long long *fast, long long 
 		ck_assert_int_eq(sscanf(p, "passthrough=%lld", pass), 1);
 }
 
-long long e2e_raw_fast(const char *err)
+long long e2e_fast_of(const char *err, const char *name)
 {
 	long long fast, pass;
 
-	e2e_stats_of(err, "MONOTONIC_RAW", &fast, &pass);
+	e2e_stats_of(err, name, &fast, &pass);
 	return fast;
 }
 

@@ -58,8 +58,8 @@ const char *e2e_lib_line(const char *s, const char *start);
  * (no call reached it). Fails the test when there is no stats line.
  */
 void e2e_stats_of(const char *err, const char *name, long long *fast, long long *pass);
-/* e2e_stats_of's *fast for MONOTONIC_RAW: the RAW calls the fast path served. */
-long long e2e_raw_fast(const char *err);
+/* e2e_stats_of's *fast: the calls of clock name the library served in-process. */
+long long e2e_fast_of(const char *err, const char *name);
 /* How many lines in s the library printed whose text starts with start ("warning: "). */
 int e2e_count_lib_lines(const char *s, const char *start);
 /* The integer in the first line "key=<n>" of s; fails the test when there is none. */

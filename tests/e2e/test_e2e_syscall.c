@@ -11,15 +11,6 @@
 #define SAMPLES "100000"
 #define SAMPLES_N 100000
 
-/* The n after "MONOTONIC_RAW fast=" in the FASTRAW_STATS line. */
-static long long stats_fast(const char *err)
-{
-	const char *p = strstr(err, "MONOTONIC_RAW fast=");
-
-	ck_assert_msg(p, "no stats line:\n%.*s", E2E_SHOWN, err);
-	return strtoll(p + strlen("MONOTONIC_RAW fast="), NULL, 10);
-}
-
 /* The probe's matrix: 24 clock ids (3 of them RAW once truncated to an int) times 16 pointers,
    the mapped but unwritable and the unmapped pages among them. */
 #define MATRIX_CASES (24 * 16)
@@ -48,7 +39,7 @@ START_TEST(default_is_the_kernel)
 	run_efault(&r, E2E_ENV("FASTRAW_STATS=1"));
 	ck_assert_int_eq(e2e_int_value(r.out, "raw_reached_kernel"), 1);
 	/* Nothing went through the library's clock code. */
-	ck_assert_int_eq(stats_fast(r.err), 0);
+	ck_assert_int_eq(e2e_fast_of(r.err, "MONOTONIC_RAW"), 0);
 	e2e_result_free(&r);
 }
 END_TEST
@@ -97,14 +88,6 @@ START_TEST(optin_clocks_keep_efault)
 }
 END_TEST
 
-/* The n after " MONOTONIC fast=" in the FASTRAW_STATS line; 0 when the clock was not served. */
-static long long stats_mono_fast(const char *err)
-{
-	const char *p = strstr(err, " MONOTONIC fast=");
-
-	return p ? strtoll(p + strlen(" MONOTONIC fast="), NULL, 10) : 0;
-}
-
 /*
  * The sys probe's MONOTONIC, REALTIME and BOOTTIME calls through syscall() (4000 in all, a third
  * MONOTONIC) with FASTRAW_CLOCKS=all: served like RAW with FASTRAW_SYSCALL=1 where RAW is exact,
@@ -125,9 +108,9 @@ START_TEST(clocks_fast_only_when_asked)
 	ck_assert_int_eq(e2e_int_value(r.out, "fails"), 0);
 	/* Where RAW is not exact here, the debug line says only RAW is served. */
 	if (_i == 0 || !e2e_lib_line(r.err, "clocks: served from the kernel's page: "))
-		ck_assert_int_eq(stats_mono_fast(r.err), 0);
+		ck_assert_int_eq(e2e_fast_of(r.err, "MONOTONIC"), 0);
 	else
-		ck_assert_msg(stats_mono_fast(r.err) >= 1333, "MONOTONIC through syscall() not served:\n%.*s", E2E_SHOWN,
+		ck_assert_msg(e2e_fast_of(r.err, "MONOTONIC") >= 1333, "MONOTONIC through syscall() not served:\n%.*s", E2E_SHOWN,
 			      r.err);
 	e2e_result_free(&r);
 }
@@ -147,9 +130,9 @@ START_TEST(raw_fast_only_when_asked)
 	ck_assert_int_eq(e2e_int_value(r.out, "violations"), 0);
 	ck_assert_int_eq(e2e_int_value(r.out, "fails"), 0);
 	if (_i == 0)
-		ck_assert_int_eq(stats_fast(r.err), 0);
+		ck_assert_int_eq(e2e_fast_of(r.err, "MONOTONIC_RAW"), 0);
 	else if (!e2e_expect_passthrough())
-		ck_assert_int_ge(stats_fast(r.err), SAMPLES_N);
+		ck_assert_int_ge(e2e_fast_of(r.err, "MONOTONIC_RAW"), SAMPLES_N);
 	e2e_result_free(&r);
 }
 END_TEST
