@@ -108,9 +108,7 @@ static __attribute__((noinline)) int clock_other(int clk, struct timespec *ts)
 	s = fr_state_get();
 	if ((first = (int (*)(int, struct timespec *))first_copy(s, FIRST_CLOCK)))
 		return first(clk, ts);
-	if (fr_served_read(clk, ts) == FR_OK)
-		return 0;
-	return fr_finish((struct fr_kret){ fr_passthrough_vdso(clk, ts) });
+	return fr_served_libc(clk, ts);
 }
 
 /* fastraw_clock_gettime's body, inline in each export (an exported name is called through the PLT). */

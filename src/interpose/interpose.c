@@ -95,9 +95,7 @@ static int libc_underscore(clockid_t clk, struct timespec *ts)
 		fr_stats_pass(clk);
 		return fr_finish(fr_kcall(fr_real_sys(), clk, NULL));
 	}
-	if (fr_served_read(clk, ts) == FR_OK)
-		return 0;
-	return fr_passthrough_libc(clk, ts);
+	return fr_served_libc(clk, ts);
 }
 
 /*

@@ -70,9 +70,7 @@ __attribute__((used)) long fr_syscall_raw(long nr, long clk, struct timespec *p)
 __attribute__((used)) long fr_syscall_served(long nr, long clk, struct timespec *p)
 {
 	(void)nr;
-	if (fr_served_read((clockid_t)clk, p) == FR_OK)
-		return 0;
-	return fr_passthrough_libc((clockid_t)clk, p);
+	return fr_served_libc((clockid_t)clk, p);
 }
 
 /*

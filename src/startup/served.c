@@ -77,6 +77,13 @@ int fr_served_read(clockid_t clk, struct timespec *ts)
 	return r;
 }
 
+int fr_served_libc(clockid_t clk, struct timespec *ts)
+{
+	if (fr_served_read(clk, ts) == FR_OK)
+		return 0;
+	return fr_passthrough_libc(clk, ts);
+}
+
 int fr_served_any(void)
 {
 	return __atomic_load_n(&fr_hot.served.mask, __ATOMIC_ACQUIRE) != 0;

@@ -30,12 +30,20 @@ const char *fr_served_why_not(int active, int calibrated, unsigned wanted);
 unsigned fr_served_start(const struct fr_layout *lay, enum fr_counter_mode mode, unsigned clocks, int counting);
 
 /*
- * A served clock's reading for the entries outside libc's convention (the API, the vDSO-
- * convention entry), which pass on to the vDSO rather than along the chain: FR_OK with *ts
+ * A served clock's reading for the entries that pass on to the vDSO rather than along the chain
+ * (fr_served_libc and fr_served_vdso below, and through them every such entry): FR_OK with *ts
  * (counted with FASTRAW_STATS), or FR_PASS when clk is not served (nothing published yet, or
  * FASTRAW_CLOCKS did not name it) or cannot be answered exactly. ts must not be NULL.
  */
 int fr_served_read(clockid_t clk, struct timespec *ts);
+
+/*
+ * Every clock but RAW in libc's convention, ts not NULL, for the entries that pass on to the vDSO
+ * rather than along the chain (the API, syscall(), __clock_gettime where libc's own follows): a
+ * served clock from the page, everything else, and what cannot be answered exactly, the vDSO's
+ * answer (fr_passthrough_libc, counted by FASTRAW_STATS).
+ */
+int fr_served_libc(clockid_t clk, struct timespec *ts);
 
 /*
  * Every clock but RAW in the vDSO's convention (0 or -errno, errno untouched), for
